@@ -1,0 +1,61 @@
+// What the protocol layer needs to know about a tool to list it and to shape its result.
+// Filled by whoever provides tools (the compiled-in catalogue, or test-only providers).
+#pragma once
+
+#include <boost/json/value.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace toolgate::protocol {
+
+/// Behaviour hints published as `annotations` (MCP ToolAnnotations).
+struct tool_hints {
+    bool read_only = false;
+    bool destructive = false;
+    bool idempotent = false;
+    bool open_world = true;
+};
+
+/// One servable tool. Immutable after start-up.
+struct tool_descriptor {
+    std::string name;           ///< wire name, `Toolkit_Tool`
+    std::string dotted_name;    ///< catalogue name, `Toolkit.Tool`
+    std::string title;
+    std::string description;
+    std::string input_schema;   ///< serialised JSON Schema object (2020-12), compact
+    tool_hints hints;
+};
+
+/// One content block of a tool result.
+struct content_block {
+    enum class kind { text, image, resource } type = kind::text;
+    std::string text;       ///< text: the text; image/resource: base64 data
+    std::string mime_type;  ///< image/resource only
+    std::string uri;        ///< resource only
+};
+
+/// What a tool call produced, before the negotiated revision decides what goes on the wire
+/// (e.g. whether `structuredContent` may be sent).
+struct call_result {
+    std::vector<content_block> content;
+    std::optional<boost::json::value> structured;
+    bool is_error = false;
+
+    static call_result error(std::string message)
+    {
+        call_result r;
+        r.content.push_back({content_block::kind::text, std::move(message), {}, {}});
+        r.is_error = true;
+        return r;
+    }
+    static call_result text(std::string message)
+    {
+        call_result r;
+        r.content.push_back({content_block::kind::text, std::move(message), {}, {}});
+        return r;
+    }
+};
+
+} // namespace toolgate::protocol

@@ -1,0 +1,46 @@
+// The seam between the MCP router and whatever executes tools: the compiled-in catalogue in
+// the shipped binary, or test-only providers (slow, failing, progress-reporting tools).
+#pragma once
+
+#include "protocol/tool_descriptor.hpp"
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/json/object.hpp>
+
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace toolgate::toolkits {
+
+/// Severity of a `notifications/message` (RFC 5424 order, lowest first).
+enum class log_level { debug, info, notice, warning, error, critical, alert, emergency };
+
+/// Per-call services the router offers to a running tool. Called from the call's coroutine.
+class call_context {
+public:
+    virtual ~call_context() = default;
+    /// Reports progress; ignored unless the request carried a progressToken. `progress` must grow.
+    virtual void report_progress(double progress, std::optional<double> total,
+                                 std::string_view message) = 0;
+    /// Sends a `notifications/message` when the client asked for this level or a lower one.
+    virtual void log(log_level level, std::string_view logger, boost::json::value data) = 0;
+    /// The protocol revision of the request (e.g. "2025-11-25", "2026-07-28").
+    virtual std::string_view protocol_version() const = 0;
+};
+
+/// A set of tools. Immutable after construction, shared across threads.
+class tool_provider {
+public:
+    virtual ~tool_provider() = default;
+    /// Every tool, in the stable order `tools/list` publishes.
+    virtual std::span<const protocol::tool_descriptor> tools() const = 0;
+    /// Runs a tool (an element of tools()). Argument problems and platform failures come back
+    /// as a result with is_error set; only bugs throw. Cancellation arrives through the
+    /// awaiting coroutine's cancellation slot.
+    virtual boost::asio::awaitable<protocol::call_result>
+    call(protocol::tool_descriptor const& tool, boost::json::object arguments,
+         call_context& context) = 0;
+};
+
+} // namespace toolgate::toolkits

@@ -1,0 +1,5 @@
+// The one translation unit that compiles Asio, Asio SSL and Beast (separate compilation):
+// every other file includes only their headers, which keeps the build fast on two cores.
+#include <boost/asio/impl/src.hpp>
+#include <boost/asio/ssl/impl/src.hpp>
+#include <boost/beast/src.hpp>

@@ -1,0 +1,86 @@
+// The outbound HTTP(S) interface: what toolkits/ asks of the network, and what transport/
+// implements with Beast + OpenSSL. Header-only and free of Beast so that tests can fake it.
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace toolgate::transport {
+
+using header_list = std::vector<std::pair<std::string, std::string>>;
+
+/// One request to a platform. `url` is absolute (`https://host[:port]/path?query`) and already
+/// percent-encoded; the client sends it as given.
+struct outbound_request {
+    std::string method;  ///< "GET", "POST", ...
+    std::string url;
+    header_list headers; ///< credentials included; never logged
+    std::string body;    ///< empty when the request has none
+    /// Header names (lower case) whose values must never be logged or echoed.
+    std::vector<std::string> secret_headers;
+    /// Query parameter names whose values must never be logged or echoed (e.g. `key`, `token`).
+    std::vector<std::string> secret_query;
+};
+
+/// The platform's answer, complete.
+struct outbound_response {
+    unsigned status = 0;
+    std::string reason;
+    header_list headers; ///< names as received
+    std::string body;
+
+    /// The first header with this name (case-insensitive), or "" when absent.
+    std::string header(std::string_view name) const;
+};
+
+/// Why no response came back. `none` means `response` is valid.
+enum class outbound_failure : std::uint8_t {
+    none,
+    bad_url,        ///< the URL could not be parsed or has an unsupported scheme
+    resolve,        ///< DNS lookup failed
+    connect,        ///< TCP connect failed or timed out
+    tls,            ///< TLS handshake failed (certificate, host name, protocol)
+    timeout,        ///< the per-call deadline passed
+    cancelled,      ///< the caller cancelled the call
+    too_large,      ///< the response exceeded the size cap
+    protocol,       ///< the peer sent something that is not HTTP/1.1 or closed mid-response
+};
+
+struct outbound_result {
+    outbound_failure failure = outbound_failure::none;
+    std::string detail;  ///< human-readable cause, names the host and phase; no secrets
+    outbound_response response;
+};
+
+/// Sends requests. Implementations must honour Asio per-operation cancellation (the caller's
+/// cancellation slot) by aborting the exchange and returning `cancelled`.
+class outbound_client {
+public:
+    virtual ~outbound_client() = default;
+    virtual boost::asio::awaitable<outbound_result> send(outbound_request request) = 0;
+};
+
+inline std::string outbound_response::header(std::string_view name) const
+{
+    for (auto const& [key, value] : headers) {
+        if (key.size() != name.size()) {
+            continue;
+        }
+        bool same = true;
+        for (std::size_t i = 0; i < key.size() && same; ++i) {
+            auto lower = [](char c) { return (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c; };
+            same = lower(key[i]) == lower(name[i]);
+        }
+        if (same) {
+            return value;
+        }
+    }
+    return {};
+}
+
+} // namespace toolgate::transport
