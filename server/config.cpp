@@ -1,1 +1,134 @@
-// placeholder
+// Flags (CLI11) and TOOLGATE_* environment variables.
+#include "server/config.hpp"
+
+#include <CLI/App.hpp>
+#include <CLI/Config.hpp>
+#include <CLI/Formatter.hpp>
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <iostream>
+
+namespace toolgate::server {
+namespace {
+
+void split_env_list(char const* name, std::vector<std::string>& out)
+{
+    char const* value = std::getenv(name);
+    if (!value || !*value || !out.empty()) {
+        return; // flags win over the environment
+    }
+    std::string_view rest = value;
+    while (!rest.empty()) {
+        auto const comma = rest.find(',');
+        auto item = rest.substr(0, comma);
+        while (!item.empty() && item.front() == ' ') {
+            item.remove_prefix(1);
+        }
+        while (!item.empty() && item.back() == ' ') {
+            item.remove_suffix(1);
+        }
+        if (!item.empty()) {
+            out.emplace_back(item);
+        }
+        if (comma == std::string_view::npos) {
+            break;
+        }
+        rest.remove_prefix(comma + 1);
+    }
+}
+
+template <class Rep>
+CLI::Option* add_seconds(CLI::App& app, std::string const& name, std::chrono::duration<Rep>& d,
+                         std::string const& help)
+{
+    return app.add_option_function<long>(
+                  name, [&d](long v) { d = std::chrono::duration<Rep>(v); }, help)
+        ->check(CLI::Range(1L, 86400L * 365));
+}
+
+} // namespace
+
+std::optional<config> parse_config(int argc, char** argv, int& exit_code,
+                                   std::string const& version)
+{
+    config c;
+    CLI::App app{"toolgate: an MCP server for eight business platforms (stdio or Streamable HTTP)",
+                 "toolgate"};
+    app.option_defaults()->always_capture_default();
+    app.set_version_flag("--version", version);
+
+    app.add_option("--transport", c.transport, "stdio (default) or http")
+        ->check(CLI::IsMember({"stdio", "http"}))
+        ->envname("TOOLGATE_TRANSPORT");
+    app.add_option("--host", c.host, "HTTP bind address")->envname("TOOLGATE_HOST");
+    app.add_option("--port", c.port, "HTTP port (0: any free port)")->envname("TOOLGATE_PORT");
+    app.add_option("--path", c.path, "HTTP endpoint path")
+        ->envname("TOOLGATE_PATH")
+        ->check([](std::string const& p) {
+            return p.starts_with('/') ? std::string() : std::string("must start with /");
+        });
+    app.add_option("--threads", c.threads, "HTTP worker threads")->check(CLI::Range(1u, 64u));
+    app.add_option("--allowed-origin", c.allowed_origins,
+                   "extra browser Origin allowed to call (repeatable)");
+    app.add_option("--session-key", c.session_key,
+                   "secret that signs HTTP session ids; share it between replicas")
+        ->envname("TOOLGATE_SESSION_KEY");
+    add_seconds(app, "--session-idle-timeout", c.session_idle_timeout,
+                "seconds before an idle HTTP session expires");
+    add_seconds(app, "--session-max-age", c.session_max_age,
+                "seconds a session id stays valid on a replica that did not issue it");
+
+    app.add_option("--max-line-bytes", c.max_line_bytes, "largest stdio message")
+        ->check(CLI::Range(std::size_t(1024), std::size_t(1) << 30));
+    app.add_option("--max-body-bytes", c.max_body_bytes, "largest HTTP request body")
+        ->check(CLI::Range(std::size_t(1024), std::size_t(1) << 30));
+    app.add_option("--max-json-depth", c.max_depth, "deepest JSON nesting accepted")
+        ->check(CLI::Range(std::size_t(4), std::size_t(1024)));
+    add_seconds(app, "--header-timeout", c.header_timeout, "seconds to receive request headers");
+    add_seconds(app, "--body-timeout", c.body_timeout, "seconds to receive a request body");
+    add_seconds(app, "--idle-timeout", c.idle_timeout, "seconds an idle keep-alive connection lives");
+
+    app.add_option("--toolkits", c.toolkits, "toolkits to serve, comma separated (default: all)")
+        ->delimiter(',');
+    app.add_option("--tools", c.tools, "tool name globs to serve, e.g. 'StoreApi.Get*' (repeatable)")
+        ->delimiter(',');
+    app.add_option("--tool-names", c.tool_names,
+                   "how tools/list names tools: wire (StoreApi_DeleteFolder) or dotted")
+        ->check(CLI::IsMember({"wire", "dotted"}));
+    app.add_option("--page-size", c.page_size, "tools per tools/list page (0: all on one page)");
+
+    app.add_option("--base-url", c.base_urls,
+                   "replace a toolkit's platform URL: Toolkit=https://host[:port][/prefix] "
+                   "(repeatable; env TOOLGATE_BASE_URL_<TOOLKIT>)");
+    app.add_option("--ca-file", c.ca_file, "extra CA certificates (PEM) to trust upstream")
+        ->envname("TOOLGATE_CA_FILE");
+    add_seconds(app, "--connect-timeout", c.connect_timeout, "seconds to connect upstream");
+    add_seconds(app, "--call-timeout", c.call_timeout, "seconds an upstream call may take");
+    app.add_option("--max-response-bytes", c.max_response_bytes, "largest upstream answer");
+
+    app.add_option("--log-level", c.log_level, "stderr log level")
+        ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
+        ->envname("TOOLGATE_LOG_LEVEL");
+    app.add_flag("--list-toolkits", c.list_toolkits, "print the toolkits and exit");
+    app.add_flag("--list-tools", c.list_tools, "print the tools and exit");
+    app.add_option("--toolkit", c.list_toolkit, "with --list-tools: only this toolkit");
+    app.add_flag("--json", c.list_json, "with --list-*: print JSON");
+
+    try {
+        app.parse(argc, argv);
+    } catch (CLI::ParseError const& e) {
+        exit_code = e.get_exit_code() == 0 ? 0 : 2;
+        if (exit_code == 0) {
+            app.exit(e); // --help / --version go to stdout, as users expect
+        } else {
+            std::cerr << "toolgate: " << e.what() << " (see --help)\n";
+        }
+        return std::nullopt;
+    }
+    split_env_list("TOOLGATE_TOOLKITS", c.toolkits);
+    split_env_list("TOOLGATE_TOOLS", c.tools);
+    return c;
+}
+
+} // namespace toolgate::server

@@ -1,1 +1,251 @@
-// placeholder
+// Message routing: protocol decisions come from protocol::dispatcher; this file adds the
+// concurrency (one coroutine per call), cancellation and batches.
+#include "server/router.hpp"
+
+#include "protocol/names.hpp"
+#include "protocol/versions.hpp"
+#include "server/call_context.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/json/serialize.hpp>
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+
+namespace toolgate::server {
+namespace asio = boost::asio;
+namespace json = boost::json;
+using protocol::rpc_error;
+
+struct inflight_call {
+    explicit inflight_call(asio::strand<asio::any_io_executor> s) : strand(std::move(s)) {}
+    asio::strand<asio::any_io_executor> strand;
+    asio::cancellation_signal signal; ///< emitted on `strand` only
+    std::atomic<bool> cancelled{false};
+};
+
+conversation::conversation(asio::any_io_executor executor) : strand(asio::make_strand(executor))
+{
+}
+
+namespace {
+
+std::string error_text(json::value const& id, int code, std::string message)
+{
+    return protocol::serialize_error(id, rpc_error{code, std::move(message), std::nullopt});
+}
+
+/// Registers a call under its id; an error text when it cannot be (duplicate id, limit).
+std::variant<std::shared_ptr<inflight_call>, std::string>
+register_call(conversation& conv, std::string const& key, json::value const& id,
+              std::size_t limit)
+{
+    std::lock_guard lock(conv.mutex);
+    if (conv.inflight.contains(key)) {
+        return error_text(id, protocol::error_code::invalid_request,
+                          fmt::format("Invalid Request: id {} is already in use by a call in "
+                                      "flight",
+                                      key));
+    }
+    if (conv.inflight.size() >= limit) {
+        return error_text(id, protocol::error_code::internal_error,
+                          fmt::format("Too many calls in flight (limit {}); retry when one "
+                                      "finishes",
+                                      limit));
+    }
+    auto entry = std::make_shared<inflight_call>(conv.strand);
+    conv.inflight.emplace(key, entry);
+    return entry;
+}
+
+void unregister_call(conversation& conv, std::string const& key)
+{
+    std::lock_guard lock(conv.mutex);
+    conv.inflight.erase(key);
+}
+
+void cancel_entry(std::shared_ptr<inflight_call> const& entry)
+{
+    entry->cancelled = true;
+    asio::post(entry->strand,
+               [entry] { entry->signal.emit(asio::cancellation_type::terminal); });
+}
+
+void cancel_by_id(conversation& conv, json::value const& id)
+{
+    std::shared_ptr<inflight_call> entry;
+    {
+        std::lock_guard lock(conv.mutex);
+        auto it = conv.inflight.find(json::serialize(id));
+        if (it == conv.inflight.end()) {
+            return; // CN2: unknown or finished: ignore
+        }
+        entry = it->second;
+    }
+    cancel_entry(entry);
+}
+
+} // namespace
+
+router::router(toolkits::tool_provider& provider, protocol::dispatcher const& dispatcher,
+               router_limits limits)
+    : provider_(provider), dispatcher_(dispatcher), limits_(limits)
+{
+}
+
+asio::awaitable<std::optional<std::string>>
+router::run_call(protocol::tool_call call, std::shared_ptr<transport::message_sink> sink)
+{
+    routed_call_context context(std::move(sink), call.progress_token, call.level, call.version);
+    auto const started = std::chrono::steady_clock::now();
+    protocol::call_result result;
+    bool failed = false;
+    try {
+        result = co_await provider_.call(*call.tool, std::move(call.arguments), context);
+    } catch (boost::system::system_error const& e) {
+        failed = true;
+        if (e.code() != asio::error::operation_aborted) {
+            spdlog::error("tools/call id={} tool={} failed: {}", json::serialize(call.id),
+                          call.tool->dotted_name, e.what());
+        }
+    } catch (std::exception const& e) {
+        failed = true;
+        spdlog::error("tools/call id={} tool={} failed: {}", json::serialize(call.id),
+                      call.tool->dotted_name, e.what());
+    }
+    context.finish();
+    auto const ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                        std::chrono::steady_clock::now() - started)
+                        .count();
+    if (failed) {
+        co_return error_text(call.id, protocol::error_code::internal_error,
+                             fmt::format("Internal error while running {}", call.tool->name));
+    }
+    spdlog::info("tools/call id={} tool={} error={} ms={}", json::serialize(call.id),
+                 call.tool->dotted_name, result.is_error, ms);
+    co_return dispatcher_.call_reply(call, result);
+}
+
+void router::start_call(std::shared_ptr<conversation> conv, protocol::tool_call call,
+                        std::shared_ptr<transport::message_sink> sink)
+{
+    auto key = json::serialize(call.id);
+    auto registered = register_call(*conv, key, call.id, limits_.max_inflight_per_conversation);
+    if (auto const* error = std::get_if<std::string>(&registered)) {
+        sink->send(*error);
+        return;
+    }
+    auto entry = std::get<std::shared_ptr<inflight_call>>(registered);
+    asio::co_spawn(conv->strand, run_call(std::move(call), sink),
+                   asio::bind_cancellation_slot(
+                       entry->signal.slot(),
+                       [conv, key, entry, sink](std::exception_ptr, std::optional<std::string> r) {
+                           unregister_call(*conv, key);
+                           if (r && !entry->cancelled) {
+                               sink->send(std::move(*r)); // CN1: a cancelled call gets no reply
+                           }
+                       }));
+}
+
+void router::on_text(std::shared_ptr<conversation> conv, std::string text,
+                     std::shared_ptr<transport::message_sink> sink)
+{
+    auto parsed = protocol::parse_json(text, {limits_.max_depth});
+    if (auto const* error = std::get_if<rpc_error>(&parsed)) {
+        sink->send(protocol::serialize_error(nullptr, *error));
+        return;
+    }
+    auto& doc = std::get<json::value>(parsed);
+    if (doc.is_array()) {
+        handle_batch(std::move(conv), std::move(doc.get_array()), std::move(sink));
+        return;
+    }
+    auto classified = protocol::classify(std::move(doc));
+    if (auto const* bad = std::get_if<protocol::invalid_message>(&classified)) {
+        sink->send(protocol::serialize_error(bad->id, bad->error));
+        return;
+    }
+    auto& msg = std::get<protocol::message>(classified);
+    protocol::outcome outcome;
+    {
+        std::lock_guard lock(conv->mutex);
+        outcome = dispatcher_.dispatch(msg, conv->session);
+    }
+    if (auto* r = std::get_if<protocol::reply>(&outcome)) {
+        sink->send(std::move(r->text));
+    } else if (auto* call = std::get_if<protocol::tool_call>(&outcome)) {
+        start_call(std::move(conv), std::move(*call), std::move(sink));
+    } else if (auto* cancel = std::get_if<protocol::cancel_call>(&outcome)) {
+        cancel_by_id(*conv, cancel->request_id);
+    }
+}
+
+asio::awaitable<std::optional<protocol::reply>>
+router::handle(protocol::message msg, std::shared_ptr<conversation> conv,
+               std::shared_ptr<transport::message_sink> stream)
+{
+    protocol::outcome outcome;
+    if (conv) {
+        std::lock_guard lock(conv->mutex);
+        outcome = dispatcher_.dispatch(msg, conv->session);
+    } else {
+        protocol::legacy_session stateless; // modern requests never touch it
+        outcome = dispatcher_.dispatch(msg, stateless);
+    }
+    if (auto* r = std::get_if<protocol::reply>(&outcome)) {
+        co_return std::move(*r);
+    }
+    if (auto* cancel = std::get_if<protocol::cancel_call>(&outcome)) {
+        if (conv) {
+            cancel_by_id(*conv, cancel->request_id);
+        }
+        co_return std::nullopt;
+    }
+    auto* call = std::get_if<protocol::tool_call>(&outcome);
+    if (!call) {
+        co_return std::nullopt;
+    }
+    if (!conv || call->modern) {
+        // Stateless: the caller's cancellation (the client closing the stream) reaches the
+        // call through this coroutine's own slot.
+        auto text = co_await run_call(std::move(*call), stream);
+        co_return protocol::reply{std::move(*text), 200, false};
+    }
+    auto key = json::serialize(call->id);
+    auto registered = register_call(*conv, key, call->id, limits_.max_inflight_per_conversation);
+    if (auto* error = std::get_if<std::string>(&registered)) {
+        co_return protocol::reply{std::move(*error), 200, false};
+    }
+    auto entry = std::get<std::shared_ptr<inflight_call>>(registered);
+    auto [error, text] = co_await asio::co_spawn(
+        conv->strand, run_call(std::move(*call), stream),
+        asio::bind_cancellation_slot(entry->signal.slot(),
+                                     asio::as_tuple(asio::use_awaitable)));
+    unregister_call(*conv, key);
+    if (entry->cancelled || error || !text) {
+        co_return std::nullopt;
+    }
+    co_return protocol::reply{std::move(*text), 200, false};
+}
+
+void router::cancel_all(conversation& conv)
+{
+    std::vector<std::shared_ptr<inflight_call>> entries;
+    {
+        std::lock_guard lock(conv.mutex);
+        for (auto& [key, entry] : conv.inflight) {
+            entries.push_back(entry);
+        }
+    }
+    for (auto& entry : entries) {
+        cancel_entry(entry);
+    }
+}
+
+} // namespace toolgate::server

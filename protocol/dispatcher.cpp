@@ -1,0 +1,340 @@
+// Method dispatch. Section references: MCP-2026-07-28.md (§n) and MCP-REQUIREMENTS.md (ids).
+#include "protocol/dispatcher.hpp"
+
+#include "protocol/call_result.hpp"
+#include "protocol/names.hpp"
+#include "protocol/request_meta.hpp"
+#include "protocol/versions.hpp"
+
+#include <boost/json/array.hpp>
+#include <boost/json/serialize.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace toolgate::protocol {
+namespace json = boost::json;
+
+namespace {
+
+rpc_error make_error(int code, std::string message, std::optional<json::value> data = {})
+{
+    return {code, std::move(message), std::move(data)};
+}
+
+json::object capabilities()
+{
+    // Tools without listChanged (the catalogue is fixed) and logging (we emit
+    // notifications/message when asked). Nothing else is served (C1–C3, §5).
+    json::object caps;
+    caps["tools"] = json::object();
+    caps["logging"] = json::object();
+    return caps;
+}
+
+json::array version_list()
+{
+    json::array list;
+    for (auto v : supported_versions()) {
+        list.emplace_back(v);
+    }
+    return list;
+}
+
+bool is_removed_in_modern(std::string_view method)
+{
+    return method == names::initialize || method == names::ping || method == names::set_level ||
+           method == "resources/subscribe" || method == "resources/unsubscribe";
+}
+
+} // namespace
+
+dispatcher::dispatcher(server_identity identity, tool_pages const& pages, tool_index const& index)
+    : identity_(std::move(identity)), pages_(pages), index_(index)
+{
+}
+
+reply dispatcher::error_reply(json::value const& id, rpc_error error, bool modern) const
+{
+    unsigned status = 200;
+    switch (error.code) {
+    case error_code::parse_error:
+    case error_code::invalid_request:
+    case error_code::header_mismatch:
+    case error_code::missing_client_capability:
+    case error_code::unsupported_protocol_version:
+        status = 400;
+        break;
+    case error_code::method_not_found:
+        status = modern ? 404 : 200;
+        break;
+    case error_code::invalid_params:
+        status = modern ? 400 : 200; // the modern envelope error; handler errors override
+        break;
+    default:
+        break;
+    }
+    return {serialize_error(id, error), status, false};
+}
+
+reply dispatcher::result_reply(json::value const& id, json::object result, bool modern) const
+{
+    if (modern) {
+        decorate_modern_result(result, identity_);
+    }
+    return {serialize_result(id, result), 200, false};
+}
+
+std::string dispatcher::call_reply(tool_call const& call, call_result const& result) const
+{
+    auto body = to_json(result, call.version);
+    if (call.modern) {
+        decorate_modern_result(body, identity_);
+    }
+    return serialize_result(call.id, body);
+}
+
+outcome dispatcher::dispatch(message const& msg, legacy_session& session) const
+{
+    if (msg.kind() == message_kind::response) {
+        return no_reply{}; // we send no requests, so there is nothing to match it to
+    }
+    if (msg.is_notification()) {
+        if (msg.method() == names::cancelled) {
+            auto const* params = msg.params();
+            auto const* id = params ? params->if_contains("requestId") : nullptr;
+            if (id && (id->is_string() || id->is_int64() || id->is_uint64())) {
+                return cancel_call{*id};
+            }
+        }
+        // notifications/initialized and anything else: nothing to answer (J4).
+        return no_reply{};
+    }
+    // §2: the claim decides; a claim naming a legacy revision we list goes the legacy way.
+    if (has_version_claim(msg.params()) && !is_legacy_version(claimed_version(msg.params()))) {
+        return dispatch_modern(msg);
+    }
+    return dispatch_legacy(msg, session);
+}
+
+outcome dispatcher::dispatch_modern(message const& msg) const
+{
+    auto meta = read_request_meta(msg.params());
+    if (auto const* error = std::get_if<rpc_error>(&meta)) {
+        return error_reply(msg.id(), *error, true);
+    }
+    auto const& m = std::get<request_meta>(meta);
+    if (!is_modern_version(m.protocol_version)) {
+        json::object data;
+        data["supported"] = version_list();
+        data["requested"] = m.protocol_version;
+        return error_reply(msg.id(),
+                           make_error(error_code::unsupported_protocol_version,
+                                      fmt::format("Unsupported protocol version \"{}\"",
+                                                  m.protocol_version),
+                                      json::value(std::move(data))),
+                           true);
+    }
+    auto const method = msg.method();
+    if (method == names::discover) {
+        json::object result;
+        result["supportedVersions"] = version_list();
+        result["capabilities"] = capabilities();
+        if (!identity_.instructions.empty()) {
+            result["instructions"] = identity_.instructions;
+        }
+        result["ttlMs"] = 3'600'000;
+        result["cacheScope"] = "public";
+        return result_reply(msg.id(), std::move(result), true);
+    }
+    if (method == names::tools_list) {
+        return list_tools(msg, m.protocol_version, true);
+    }
+    if (method == names::tools_call) {
+        auto call = read_call(msg);
+        if (auto const* error = std::get_if<rpc_error>(&call)) {
+            auto out = error_reply(msg.id(), *error, true);
+            out.http_status = 200; // unknown tool / bad params: a handler error (§3 row 10)
+            return out;
+        }
+        auto& work = std::get<tool_call>(call);
+        work.version = m.protocol_version;
+        work.modern = true;
+        work.level = m.level; // §8: logs only when this request asks for them
+        return std::move(work);
+    }
+    auto const why = is_removed_in_modern(method)
+                         ? fmt::format("Method not found: {} does not exist in revision {}", method,
+                                       modern_version)
+                         : fmt::format("Method not found: {}", method);
+    return error_reply(msg.id(), make_error(error_code::method_not_found, why), true);
+}
+
+outcome dispatcher::dispatch_legacy(message const& msg, legacy_session& session) const
+{
+    auto const method = msg.method();
+    if (method == names::initialize) {
+        return initialize(msg, session);
+    }
+    if (method == names::ping) {
+        return result_reply(msg.id(), json::object(), false); // L9: any time
+    }
+    if (method == names::discover) {
+        // §2 stdio rule 4: discover without a claim is a malformed modern request.
+        return error_reply(msg.id(),
+                           make_error(error_code::invalid_params,
+                                      fmt::format("Invalid params: server/discover needs "
+                                                  "params._meta[\"{}\"]",
+                                                  names::meta_protocol_version)),
+                           true);
+    }
+    if (!session.initialized) {
+        return error_reply(msg.id(),
+                           make_error(error_code::invalid_request,
+                                      fmt::format("Invalid Request: {} before initialize; send "
+                                                  "initialize first (or use revision {} with "
+                                                  "params._meta)",
+                                                  method, modern_version)),
+                           false);
+    }
+    if (method == names::tools_list) {
+        return list_tools(msg, session.version, false);
+    }
+    if (method == names::tools_call) {
+        auto call = read_call(msg);
+        if (auto const* error = std::get_if<rpc_error>(&call)) {
+            return error_reply(msg.id(), *error, false);
+        }
+        auto& work = std::get<tool_call>(call);
+        work.version = session.version;
+        work.level = session.level;
+        return std::move(work);
+    }
+    if (method == names::set_level) {
+        auto const* params = msg.params();
+        auto const* level = params ? params->if_contains("level") : nullptr;
+        auto parsed = level && level->is_string() ? parse_log_level(level->get_string())
+                                                  : std::nullopt;
+        if (!parsed) {
+            return error_reply(msg.id(),
+                               make_error(error_code::invalid_params,
+                                          "Invalid params: \"level\" must be one of debug, info, "
+                                          "notice, warning, error, critical, alert, emergency"),
+                               false);
+        }
+        session.level = parsed;
+        return result_reply(msg.id(), json::object(), false);
+    }
+    return error_reply(msg.id(),
+                       make_error(error_code::method_not_found,
+                                  fmt::format("Method not found: {}", method)),
+                       false);
+}
+
+outcome dispatcher::initialize(message const& msg, legacy_session& session) const
+{
+    if (session.initialized) {
+        return error_reply(msg.id(),
+                           make_error(error_code::invalid_request,
+                                      "Invalid Request: this session is already initialized"),
+                           false); // L7
+    }
+    auto const* params = msg.params();
+    auto const* requested = params ? params->if_contains("protocolVersion") : nullptr;
+    auto const* client = params ? params->if_contains("clientInfo") : nullptr;
+    if (!requested || !requested->is_string() || !client || !client->is_object()) {
+        json::object data;
+        data["supported"] = version_list();
+        return error_reply(msg.id(),
+                           make_error(error_code::invalid_params,
+                                      !requested || !requested->is_string()
+                                          ? "Invalid params: initialize needs a string "
+                                            "\"protocolVersion\""
+                                          : "Invalid params: initialize needs a \"clientInfo\" "
+                                            "object",
+                                      json::value(std::move(data))),
+                           false); // L4
+    }
+    auto const version = negotiate_initialize(requested->get_string());
+    session.initialized = true;
+    session.version = version;
+    json::object result;
+    result["protocolVersion"] = version;
+    result["capabilities"] = capabilities();
+    result["serverInfo"] = identity_.info_object();
+    if (!identity_.instructions.empty()) {
+        result["instructions"] = identity_.instructions;
+    }
+    auto out = result_reply(msg.id(), std::move(result), false);
+    out.opened_session = true;
+    return out;
+}
+
+outcome dispatcher::list_tools(message const& msg, std::string_view version, bool modern) const
+{
+    std::string_view cursor;
+    if (auto const* params = msg.params()) {
+        if (auto const* c = params->if_contains("cursor")) {
+            if (!c->is_string()) {
+                return error_reply(msg.id(),
+                                   make_error(error_code::invalid_params,
+                                              "Invalid params: \"cursor\" must be a string"),
+                                   modern);
+            }
+            cursor = c->get_string();
+        }
+    }
+    auto page = pages_.page(cursor, list_variant_for(version));
+    if (auto const* error = std::get_if<rpc_error>(&page)) {
+        auto out = error_reply(msg.id(), *error, modern);
+        out.http_status = 200; // a handler error, not an envelope error (§3 row 10)
+        return out;
+    }
+    auto const text = std::get<std::string_view>(page);
+    // The page is serialised once; only the envelope is built per request.
+    std::string out = R"({"jsonrpc":"2.0","id":)";
+    out += json::serialize(msg.id());
+    out += R"(,"result":)";
+    out += text;
+    out += '}';
+    return reply{std::move(out), 200, false};
+}
+
+std::variant<tool_call, rpc_error> dispatcher::read_call(message const& msg) const
+{
+    auto const* params = msg.params();
+    auto const* name = params ? params->if_contains("name") : nullptr;
+    if (!name || !name->is_string()) {
+        return make_error(error_code::invalid_params,
+                          "Invalid params: tools/call needs a string \"name\"");
+    }
+    tool_call call;
+    call.id = msg.id();
+    if (auto const* args = params->if_contains("arguments"); args && !args->is_null()) {
+        if (!args->is_object()) {
+            return make_error(error_code::invalid_params,
+                              "Invalid params: \"arguments\" must be an object");
+        }
+        call.arguments = args->get_object();
+    }
+    call.tool = index_.find(name->get_string());
+    if (!call.tool) {
+        auto const close = index_.suggest(name->get_string());
+        std::string message = fmt::format("Unknown tool: {}", std::string_view(name->get_string()));
+        json::object data;
+        data["tool"] = name->get_string();
+        if (!close.empty()) {
+            message += fmt::format(" (did you mean {}?)", fmt::join(close, ", "));
+            json::array names_array;
+            for (auto const& c : close) {
+                names_array.emplace_back(c);
+            }
+            data["suggestions"] = std::move(names_array);
+        }
+        return make_error(error_code::invalid_params, std::move(message),
+                          json::value(std::move(data)));
+    }
+    call.progress_token = progress_token_of(params);
+    return call;
+}
+
+} // namespace toolgate::protocol

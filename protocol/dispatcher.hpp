@@ -1,0 +1,85 @@
+// MCP method dispatch for both protocol generations, decided per message: the 2026-07-28
+// stateless revision (per-request `_meta`) and the 2025 handshake revisions (a session).
+// Pure: it answers what it can at once and hands tool calls back as work items.
+#pragma once
+
+#include "protocol/errors.hpp"
+#include "protocol/jsonrpc.hpp"
+#include "protocol/log_level.hpp"
+#include "protocol/server_identity.hpp"
+#include "protocol/tool_index.hpp"
+#include "protocol/tool_pages.hpp"
+
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+#include <optional>
+#include <string>
+#include <variant>
+
+namespace toolgate::protocol {
+
+/// State of one legacy conversation: a stdio process or one HTTP session.
+struct legacy_session {
+    bool initialized = false;       ///< initialize was answered
+    std::string version;            ///< negotiated revision
+    std::optional<log_level> level; ///< set by logging/setLevel; none before
+};
+
+/// An answer ready to send. `http_status` is what Streamable HTTP should answer with.
+struct reply {
+    std::string text;
+    unsigned http_status = 200;
+    bool opened_session = false; ///< a successful initialize (HTTP mints a session id)
+};
+
+/// A tools/call the caller must run; the result goes out with `id`.
+struct tool_call {
+    boost::json::value id;
+    tool_descriptor const* tool = nullptr;
+    boost::json::object arguments;
+    std::string version;             ///< revision of this request
+    bool modern = false;
+    std::optional<log_level> level;  ///< notifications/message threshold, none = no logs
+    boost::json::value progress_token; ///< null when the client asked for no progress
+};
+
+/// `notifications/cancelled` for an earlier request.
+struct cancel_call {
+    boost::json::value request_id;
+};
+
+struct no_reply {};
+
+using outcome = std::variant<no_reply, reply, tool_call, cancel_call>;
+
+class dispatcher {
+public:
+    /// `pages` and `index` must outlive the dispatcher.
+    dispatcher(server_identity identity, tool_pages const& pages, tool_index const& index);
+
+    /// Decides one message. Mutates `session` for initialize and logging/setLevel only.
+    outcome dispatch(message const& msg, legacy_session& session) const;
+
+    /// A serialised error reply with the status Streamable HTTP uses for it.
+    reply error_reply(boost::json::value const& id, rpc_error error, bool modern) const;
+    /// The result of a finished tool call, for its request's revision.
+    std::string call_reply(tool_call const& call, call_result const& result) const;
+
+    server_identity const& identity() const { return identity_; }
+
+private:
+    outcome dispatch_modern(message const& msg) const;
+    outcome dispatch_legacy(message const& msg, legacy_session& session) const;
+    outcome initialize(message const& msg, legacy_session& session) const;
+    outcome list_tools(message const& msg, std::string_view version, bool modern) const;
+    std::variant<tool_call, rpc_error> read_call(message const& msg) const;
+    reply result_reply(boost::json::value const& id, boost::json::object result,
+                       bool modern) const;
+
+    server_identity identity_;
+    tool_pages const& pages_;
+    tool_index const& index_;
+};
+
+} // namespace toolgate::protocol

@@ -1,0 +1,39 @@
+// The per-request `_meta` of the stateless revision (2026-07-28): version, client
+// capabilities and info, log level, progress token.
+#pragma once
+
+#include "protocol/errors.hpp"
+#include "protocol/log_level.hpp"
+
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+#include <optional>
+#include <string>
+#include <variant>
+
+namespace toolgate::protocol {
+
+/// True when `params._meta` carries the protocol-version key: what counts is presence
+/// (a `_meta` holding only a progressToken is a legacy request).
+bool has_version_claim(boost::json::object const* params);
+
+/// The claimed version string ("" when the claim is not a string).
+std::string claimed_version(boost::json::object const* params);
+
+struct request_meta {
+    std::string protocol_version;
+    boost::json::object client_capabilities;
+    std::optional<boost::json::object> client_info;
+    std::optional<log_level> level; ///< notifications/message only when set
+};
+
+/// Validates a claimed `_meta` (MCP 2026-07-28 basic/index): protocolVersion a string,
+/// clientCapabilities an object, clientInfo an object when present, logLevel a known level.
+/// Failures are -32602 naming the key.
+std::variant<request_meta, rpc_error> read_request_meta(boost::json::object const* params);
+
+/// `params._meta.progressToken` (string or integer), or null.
+boost::json::value progress_token_of(boost::json::object const* params);
+
+} // namespace toolgate::protocol

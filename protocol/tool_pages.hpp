@@ -1,0 +1,56 @@
+// The `tools/list` answer, serialised once per protocol variant and cut into pages with
+// opaque cursors. The catalogue is fixed while the process runs, so requests only copy text.
+#pragma once
+
+#include "protocol/errors.hpp"
+#include "protocol/server_identity.hpp"
+#include "protocol/tool_descriptor.hpp"
+
+#include <array>
+#include <cstdint>
+#include <mutex>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace toolgate::protocol {
+
+enum class tool_naming { wire, dotted };
+
+/// What differs between revisions in a listing: 2025-03-26 has no `title`; 2026-07-28 adds
+/// `resultType`, `ttlMs`, `cacheScope` and the server info.
+enum class list_variant : std::uint8_t { legacy_no_title, legacy, modern };
+
+list_variant list_variant_for(std::string_view version);
+
+class tool_pages {
+public:
+    /// `page_size` 0 puts every tool on one page (many clients read only the first page).
+    /// `tools` must outlive this object.
+    tool_pages(std::span<const tool_descriptor> tools, tool_naming naming, std::size_t page_size,
+               server_identity identity);
+
+    /// The serialised ListToolsResult for `cursor` ("" or absent: the first page). A cursor
+    /// that this server did not issue for this listing is -32602.
+    std::variant<std::string_view, rpc_error> page(std::string_view cursor,
+                                                   list_variant variant) const;
+    bool has_cursor_pagination() const { return page_size_ != 0; }
+    std::size_t page_count() const;
+
+private:
+    void build(list_variant variant) const;
+    std::string cursor_for(std::size_t page) const;
+
+    std::span<const tool_descriptor> tools_;
+    tool_naming naming_;
+    std::size_t page_size_;
+    server_identity identity_;
+    std::uint32_t fingerprint_;
+    // Built on first use per variant: a cold start pays only for what its clients ask.
+    mutable std::array<std::once_flag, 3> built_;
+    mutable std::array<std::vector<std::string>, 3> pages_;
+};
+
+} // namespace toolgate::protocol

@@ -1,0 +1,36 @@
+// Process wiring: builds the protocol objects over a tool provider and runs the chosen
+// transport until EOF or a signal.
+#pragma once
+
+#include "server/config.hpp"
+#include "toolkits/tool_provider.hpp"
+
+#include <boost/asio/io_context.hpp>
+
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace toolgate::server {
+
+/// What the process serves; built after the configuration is known.
+struct service {
+    std::unique_ptr<toolkits::tool_provider> provider;
+    std::string summary; ///< one line for the start-up banner (toolkits, tools, secrets)
+};
+
+using service_factory = std::function<service(config const&, boost::asio::io_context&)>;
+
+/// main() for toolgate and its test twin: parses flags, sets up logging, builds the service
+/// and serves it. Returns the process exit status.
+int run_main(int argc, char** argv, service_factory const& make_service);
+
+/// Serves MCP over stdin/stdout until stdin closes or a signal arrives.
+int serve_stdio(config const& cfg, boost::asio::io_context& ioc, toolkits::tool_provider& tools);
+/// Serves Streamable HTTP until a signal arrives.
+int serve_http(config const& cfg, boost::asio::io_context& ioc, toolkits::tool_provider& tools,
+               std::string const& summary);
+
+std::string const& toolgate_version();
+
+} // namespace toolgate::server

@@ -1,0 +1,44 @@
+// The per-call services a running tool gets: progress and log notifications routed to the
+// caller's stream, filtered by what the request asked for.
+#pragma once
+
+#include "protocol/log_level.hpp"
+#include "toolkits/tool_provider.hpp"
+#include "transport/message_sink.hpp"
+
+#include <boost/json/value.hpp>
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+namespace toolgate::server {
+
+class routed_call_context : public toolkits::call_context {
+public:
+    routed_call_context(std::shared_ptr<transport::message_sink> sink,
+                        boost::json::value progress_token,
+                        std::optional<protocol::log_level> threshold, std::string version);
+
+    void report_progress(double progress, std::optional<double> total,
+                         std::string_view message) override;
+    void log(protocol::log_level level, std::string_view logger,
+             boost::json::value data) override;
+    std::string_view protocol_version() const override { return version_; }
+
+    /// After this, nothing more is sent for the call (progress must stop at the response).
+    void finish() { finished_ = true; }
+
+private:
+    std::shared_ptr<transport::message_sink> sink_;
+    boost::json::value token_;
+    std::optional<protocol::log_level> threshold_;
+    std::string version_;
+    std::mutex mutex_;
+    double last_progress_ = -1;
+    std::atomic<bool> finished_{false};
+};
+
+} // namespace toolgate::server

@@ -1,0 +1,59 @@
+// Command-line and environment configuration. Bad configuration is reported in one line and
+// the process exits with status 2 before anything is served.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace toolgate::server {
+
+struct config {
+    // Transport
+    std::string transport = "stdio"; ///< stdio | http
+    std::string host = "127.0.0.1";
+    std::uint16_t port = 8080;
+    std::string path = "/mcp";
+    unsigned threads = 2;                                   ///< HTTP worker threads
+    std::vector<std::string> allowed_origins;               ///< extra allowed Origins
+    std::string session_key;                                ///< HMAC key for session ids
+    std::chrono::seconds session_idle_timeout{30 * 60};
+    std::chrono::seconds session_max_age{24 * 60 * 60};
+
+    // Limits
+    std::size_t max_line_bytes = 4 * 1024 * 1024;  ///< one stdio message
+    std::size_t max_body_bytes = 4 * 1024 * 1024;  ///< one HTTP request body
+    std::size_t max_depth = 64;                    ///< JSON nesting
+    std::chrono::seconds header_timeout{10};       ///< slow clients: reading headers
+    std::chrono::seconds body_timeout{30};         ///< slow clients: reading a body
+    std::chrono::seconds idle_timeout{120};        ///< keep-alive idle
+
+    // Catalogue
+    std::vector<std::string> toolkits;   ///< served toolkits (empty: all)
+    std::vector<std::string> tools;      ///< tool globs (empty: all)
+    std::string tool_names = "wire";     ///< wire (Toolkit_Tool) | dotted (Toolkit.Tool)
+    std::size_t page_size = 0;           ///< 0: one page
+
+    // Upstream
+    std::vector<std::string> base_urls;  ///< Toolkit=URL overrides
+    std::string ca_file;                 ///< extra trusted CA (PEM)
+    std::chrono::seconds connect_timeout{10};
+    std::chrono::seconds call_timeout{60};
+    std::size_t max_response_bytes = 32 * 1024 * 1024;
+
+    // Logging and one-shot commands
+    std::string log_level = "info";
+    bool list_toolkits = false;
+    bool list_tools = false;
+    std::string list_toolkit;
+    bool list_json = false;
+};
+
+/// Parses argv and the TOOLGATE_* environment. Returns nullopt with `exit_code` set when the
+/// process should exit now (after --help or --version: 0; on a bad flag: 2, message printed).
+std::optional<config> parse_config(int argc, char** argv, int& exit_code,
+                                   std::string const& version);
+
+} // namespace toolgate::server

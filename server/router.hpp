@@ -1,0 +1,85 @@
+// Joins transports to the protocol and the tools: parses and dispatches each message, runs
+// tool calls concurrently (one coroutine each), routes progress and log notifications to
+// the caller's stream, and cancels calls on request.
+#pragma once
+
+#include "protocol/dispatcher.hpp"
+#include "toolkits/tool_provider.hpp"
+#include "transport/message_sink.hpp"
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/json/array.hpp>
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+namespace toolgate::server {
+
+struct inflight_call;
+
+/// One legacy conversation (a stdio process or an HTTP session): its protocol state and the
+/// calls it has in flight. Shared between threads; members are guarded by `mutex`.
+struct conversation {
+    explicit conversation(boost::asio::any_io_executor executor);
+
+    boost::asio::strand<boost::asio::any_io_executor> strand; ///< its calls run here
+    std::mutex mutex;
+    protocol::legacy_session session;
+    std::unordered_map<std::string, std::shared_ptr<inflight_call>> inflight; ///< by id text
+};
+
+struct router_limits {
+    std::size_t max_depth = 64;
+    std::size_t max_inflight_per_conversation = 64;
+};
+
+class router {
+public:
+    /// `provider` and `dispatcher` must outlive the router.
+    router(toolkits::tool_provider& provider, protocol::dispatcher const& dispatcher,
+           router_limits limits = {});
+
+    /// stdio: handles one message text (or batch); every answer and notification goes to
+    /// `sink`. Returns at once; tool calls continue on `conv->strand`.
+    void on_text(std::shared_ptr<conversation> conv, std::string text,
+                 std::shared_ptr<transport::message_sink> sink);
+
+    /// HTTP: handles one parsed message. The response (if any) is returned; notifications
+    /// about it go to `stream`. `conv` is null for stateless (2026-07-28) requests; the caller's
+    /// cancellation slot cancels the call.
+    boost::asio::awaitable<std::optional<protocol::reply>>
+    handle(protocol::message msg, std::shared_ptr<conversation> conv,
+           std::shared_ptr<transport::message_sink> stream);
+
+    /// A JSON-RPC batch (2025-03-26 sessions only): the array answer, a single -32600 when
+    /// the batch is not allowed, or nothing when it held only notifications.
+    boost::asio::awaitable<std::optional<std::string>>
+    run_batch(std::shared_ptr<conversation> conv, boost::json::array batch,
+              std::shared_ptr<transport::message_sink> sink);
+
+    /// Cancels every call of `conv` (stdin EOF, session end, shutdown).
+    void cancel_all(conversation& conv);
+
+    protocol::dispatcher const& dispatcher() const { return dispatcher_; }
+    std::size_t max_depth() const { return limits_.max_depth; }
+
+private:
+    boost::asio::awaitable<std::optional<std::string>>
+    run_call(protocol::tool_call call, std::shared_ptr<transport::message_sink> sink);
+    void handle_batch(std::shared_ptr<conversation> conv, boost::json::array batch,
+                      std::shared_ptr<transport::message_sink> sink);
+    void start_call(std::shared_ptr<conversation> conv, protocol::tool_call call,
+                    std::shared_ptr<transport::message_sink> sink);
+
+    toolkits::tool_provider& provider_;
+    protocol::dispatcher const& dispatcher_;
+    router_limits limits_;
+};
+
+} // namespace toolgate::server
