@@ -71,6 +71,8 @@ std::optional<config> parse_config(int argc, char** argv, int& exit_code,
     app.add_option("--threads", c.threads, "HTTP worker threads")->check(CLI::Range(1u, 64u));
     app.add_option("--allowed-origin", c.allowed_origins,
                    "extra browser Origin allowed to call (repeatable)");
+    app.add_flag("--allow-unauthenticated", c.allow_unauthenticated,
+                 "allow a non-loopback --host without client authentication");
     app.add_option("--session-key", c.session_key,
                    "secret that signs HTTP session ids; share it between replicas")
         ->envname("TOOLGATE_SESSION_KEY");

@@ -18,6 +18,7 @@ struct config {
     std::string path = "/mcp";
     unsigned threads = 2;                                   ///< HTTP worker threads
     std::vector<std::string> allowed_origins;               ///< extra allowed Origins
+    bool allow_unauthenticated = false;                     ///< non-loopback bind without auth
     std::string session_key;                                ///< HMAC key for session ids
     std::chrono::seconds session_idle_timeout{30 * 60};
     std::chrono::seconds session_max_age{24 * 60 * 60};

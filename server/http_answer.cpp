@@ -1,0 +1,121 @@
+// JSON-or-SSE answers. Notifications travel from the call (any thread) to this request's
+// coroutine through a concurrent channel; an empty string marks the end.
+#include "server/http_answer.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/experimental/awaitable_operators.hpp>
+#include <boost/asio/experimental/concurrent_channel.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+namespace toolgate::server {
+namespace asio = boost::asio;
+using namespace asio::experimental::awaitable_operators;
+using channel = asio::experimental::concurrent_channel<void(boost::system::error_code, std::string)>;
+
+namespace {
+
+class null_sink final : public transport::message_sink {
+public:
+    void send(std::string) override {}
+};
+
+/// Notifications for one request. Bounded: past 256 queued messages extra ones are dropped
+/// (progress and logs are advisory; LG6/PG4 ask for rate limits anyway).
+class channel_sink final : public transport::message_sink {
+public:
+    explicit channel_sink(std::shared_ptr<channel> ch) : channel_(std::move(ch)) {}
+    void send(std::string message) override
+    {
+        channel_->try_send(boost::system::error_code(), std::move(message));
+    }
+
+private:
+    std::shared_ptr<channel> channel_;
+};
+
+std::string sse_event(std::string const& data)
+{
+    std::string out = "event: message\ndata: ";
+    out += data;
+    out += "\n\n";
+    return out;
+}
+
+transport::header_list sse_headers(transport::header_list extra)
+{
+    extra.emplace_back("Content-Type", "text/event-stream");
+    extra.emplace_back("Cache-Control", "no-cache");
+    extra.emplace_back("X-Accel-Buffering", "no"); // H10: proxies must not buffer the stream
+    return extra;
+}
+
+// `result` and `ch` belong to answer_request's frame, which awaits this coroutine.
+asio::awaitable<void> produce(router& r, protocol::message msg, std::shared_ptr<conversation> conv,
+                              std::shared_ptr<transport::message_sink> sink,
+                              std::optional<protocol::reply>& result, std::shared_ptr<channel> ch)
+{
+    result = co_await r.handle(std::move(msg), std::move(conv), std::move(sink));
+    co_await ch->async_send(boost::system::error_code(), std::string(),
+                            asio::as_tuple(asio::use_awaitable));
+}
+
+// `out` and `streaming` belong to answer_request's frame, which awaits this coroutine.
+asio::awaitable<void> pump(std::shared_ptr<channel> ch, transport::http_responder& out,
+                           bool& streaming, transport::header_list headers)
+{
+    for (;;) {
+        auto [ec, text] = co_await ch->async_receive(asio::as_tuple(asio::use_awaitable));
+        if (ec || text.empty()) {
+            co_return;
+        }
+        if (!streaming) {
+            streaming = true;
+            co_await out.begin_stream(200, sse_headers(headers));
+        }
+        co_await out.stream_write(sse_event(text));
+    }
+}
+
+} // namespace
+
+std::shared_ptr<transport::message_sink> discard_sink()
+{
+    static auto const sink = std::make_shared<null_sink>();
+    return sink;
+}
+
+asio::awaitable<void> answer_request(router& r, protocol::message msg,
+                                     std::shared_ptr<conversation> conv,
+                                     transport::http_responder& out, bool sse_allowed,
+                                     transport::header_list extra_headers)
+{
+    std::optional<protocol::reply> result;
+    bool streaming = false;
+    if (!sse_allowed) {
+        result = co_await r.handle(std::move(msg), std::move(conv), discard_sink());
+    } else {
+        auto ex = co_await asio::this_coro::executor;
+        auto ch = std::make_shared<channel>(ex, 256);
+        auto sink = std::make_shared<channel_sink>(ch);
+        // Named first: g++ 12 double-destroys temporaries inside a co_await operand.
+        auto producing = produce(r, std::move(msg), std::move(conv), sink, result, ch);
+        auto pumping = pump(ch, out, streaming, extra_headers);
+        co_await (std::move(producing) && std::move(pumping));
+    }
+    if (streaming) {
+        if (result) {
+            co_await out.stream_write(sse_event(result->text));
+        }
+        co_await out.end_stream();
+        co_return;
+    }
+    if (!result) {
+        co_await out.respond(202, std::move(extra_headers), {}); // the call was cancelled
+        co_return;
+    }
+    extra_headers.emplace_back("Content-Type", "application/json");
+    co_await out.respond(result->http_status, std::move(extra_headers), std::move(result->text));
+}
+
+} // namespace toolgate::server

@@ -1,0 +1,273 @@
+// Streamable HTTP: one endpoint, both protocol generations. Rule ids refer to
+// MCP-REQUIREMENTS.md (H…, L…, B…); § numbers to MCP-2026-07-28.md.
+#include "server/http_endpoint.hpp"
+
+#include "protocol/names.hpp"
+#include "protocol/request_meta.hpp"
+#include "protocol/versions.hpp"
+#include "server/http_answer.hpp"
+#include "server/modern_headers.hpp"
+
+#include <boost/json/serialize.hpp>
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+namespace toolgate::server {
+namespace asio = boost::asio;
+namespace json = boost::json;
+using transport::header_list;
+using transport::http_request;
+using transport::http_responder;
+
+namespace {
+
+header_list json_headers() { return {{"Content-Type", "application/json"}}; }
+
+std::string error_body(json::value const& id, int code, std::string message)
+{
+    return protocol::serialize_error(id, {code, std::move(message), std::nullopt});
+}
+
+bool contains_token(std::string const* header, std::string_view token)
+{
+    return header && header->find(token) != std::string::npos;
+}
+
+/// What the client can take as an answer (H3).
+struct accepted {
+    bool json = false;
+    bool sse = false;
+};
+
+accepted read_accept(http_request const& request)
+{
+    auto const* accept = request.header("accept");
+    if (!accept || contains_token(accept, "*/*")) {
+        return {true, true};
+    }
+    return {contains_token(accept, "application/json") || contains_token(accept, "application/*"),
+            contains_token(accept, "text/event-stream") || contains_token(accept, "text/*")};
+}
+
+} // namespace
+
+mcp_http_endpoint::mcp_http_endpoint(router& r, session_registry& sessions,
+                                     transport::origin_policy origins, endpoint_options options)
+    : router_(r), sessions_(sessions), origins_(std::move(origins)), options_(std::move(options))
+{
+}
+
+asio::awaitable<void> mcp_http_endpoint::handle(http_request request, http_responder& out)
+{
+    if (request.path == "/healthz" && (request.method == "GET" || request.method == "HEAD")) {
+        co_await out.respond(200, json_headers(), R"({"status":"ok"})");
+        co_return;
+    }
+    if (request.path != options_.path) {
+        co_await out.respond(404, json_headers(),
+                             error_body(nullptr, protocol::error_code::invalid_request,
+                                        fmt::format("Not found: the MCP endpoint is {}",
+                                                    options_.path)));
+        co_return;
+    }
+    // H26/H27: refuse browsers from other origins, and rebinding through a foreign Host.
+    auto const* host = request.header("host");
+    if (!origins_.allows_origin(request.header("origin")) ||
+        (options_.loopback_bind && host && !transport::origin_policy::is_loopback_host(*host))) {
+        spdlog::warn("http: refused origin/host from {}", request.peer);
+        co_await out.respond(403, json_headers(),
+                             error_body(nullptr, protocol::error_code::invalid_request,
+                                        "Forbidden: Origin or Host not allowed"));
+        co_return;
+    }
+    if (request.method == "POST") {
+        co_await post(request, out);
+    } else if (request.method == "DELETE") {
+        co_await remove(request, out);
+    } else {
+        // H19: no standalone server-to-client stream. The catalogue is fixed and toolgate
+        // never sends unsolicited messages, so GET has nothing to carry: 405.
+        header_list headers = json_headers();
+        headers.emplace_back("Allow", "POST, DELETE");
+        co_await out.respond(405, std::move(headers),
+                             error_body(nullptr, protocol::error_code::invalid_request,
+                                        fmt::format("Method not allowed: {} {}; use POST",
+                                                    request.method, options_.path)));
+    }
+}
+
+asio::awaitable<void> mcp_http_endpoint::remove(http_request const& request, http_responder& out)
+{
+    auto const* id = request.header("mcp-session-id");
+    if (!id) {
+        co_await out.respond(400, json_headers(),
+                             error_body(nullptr, protocol::error_code::invalid_request,
+                                        "Bad Request: DELETE needs the Mcp-Session-Id header"));
+        co_return;
+    }
+    if (!sessions_.end(*id, router_)) {
+        co_await out.respond(404, json_headers(),
+                             error_body(nullptr, protocol::error_code::invalid_request,
+                                        "Session not found"));
+        co_return;
+    }
+    co_await out.respond(204, {}, {});
+}
+
+asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_responder& out)
+{
+    auto const* type = request.header("content-type");
+    if (!type || !type->starts_with("application/json")) {
+        co_await out.respond(415, json_headers(),
+                             error_body(nullptr, protocol::error_code::invalid_request,
+                                        "Unsupported Media Type: POST a JSON-RPC message as "
+                                        "application/json"));
+        co_return;
+    }
+    auto const accepts = read_accept(request);
+    if (!accepts.json && !accepts.sse) {
+        co_await out.respond(406, json_headers(),
+                             error_body(nullptr, protocol::error_code::invalid_request,
+                                        "Not Acceptable: accept application/json and/or "
+                                        "text/event-stream"));
+        co_return;
+    }
+    auto parsed = protocol::parse_json(request.body, {router_.max_depth()});
+    if (auto const* error = std::get_if<protocol::rpc_error>(&parsed)) {
+        co_await out.respond(400, json_headers(), protocol::serialize_error(nullptr, *error));
+        co_return;
+    }
+    auto& doc = std::get<json::value>(parsed);
+    auto const* session_id = request.header("mcp-session-id");
+    auto const* version_header = request.header("mcp-protocol-version");
+
+    if (doc.is_array()) {
+        // B1/B2: a batch belongs to a 2025-03-26 session.
+        auto conv = session_id ? sessions_.find(*session_id) : nullptr;
+        if (!conv) {
+            // Values first: g++ 12 mishandles ?: temporaries inside co_await operands.
+            unsigned const status = session_id ? 404 : 400;
+            std::string body = error_body(nullptr, protocol::error_code::invalid_request,
+                                          session_id ? "Session not found"
+                                                     : "Invalid Request: a batch needs a "
+                                                       "2025-03-26 session");
+            co_await out.respond(status, json_headers(), std::move(body));
+            co_return;
+        }
+        auto answer = co_await router_.run_batch(conv, std::move(doc.get_array()),
+                                                 discard_sink());
+        if (!answer) {
+            co_await out.respond(202, {}, {});
+        } else {
+            unsigned const status = answer->starts_with(R"({"jsonrpc")") ? 400 : 200;
+            co_await out.respond(status, json_headers(), std::move(*answer));
+        }
+        co_return;
+    }
+
+    auto classified = protocol::classify(std::move(doc));
+    if (auto const* bad = std::get_if<protocol::invalid_message>(&classified)) {
+        co_await out.respond(400, json_headers(), protocol::serialize_error(bad->id, bad->error));
+        co_return;
+    }
+    auto& msg = std::get<protocol::message>(classified);
+
+    if (!msg.is_request()) {
+        // H5: notifications and responses get 202. Only a legacy session has calls to cancel.
+        if (session_id) {
+            if (auto conv = sessions_.find(*session_id)) {
+                co_await router_.handle(std::move(msg), conv, discard_sink());
+            } else {
+                co_await out.respond(404, json_headers(),
+                                     error_body(nullptr, protocol::error_code::invalid_request,
+                                                "Session not found"));
+                co_return;
+            }
+        }
+        co_await out.respond(202, {}, {});
+        co_return;
+    }
+
+    bool const modern = protocol::has_version_claim(msg.params()) &&
+                        !protocol::is_legacy_version(protocol::claimed_version(msg.params()));
+    if (modern) {
+        // §3: header checks before anything runs; no session is minted or echoed.
+        if (auto error = check_modern_request(request, msg)) {
+            auto reply = router_.dispatcher().error_reply(msg.id(), std::move(*error), true);
+            co_await out.respond(reply.http_status, json_headers(), std::move(reply.text));
+            co_return;
+        }
+        co_await answer_request(router_, std::move(msg), nullptr, out, accepts.sse, {});
+        co_return;
+    }
+
+    // Legacy (2025) request.
+    auto const method = msg.method();
+    if (version_header) {
+        auto const v = std::string_view(*version_header);
+        if (protocol::is_modern_version(v)) {
+            // §2 rules 3 and 5: the header claims the stateless revision but the body does not.
+            bool const init = method == protocol::names::initialize;
+            auto reply = router_.dispatcher().error_reply(
+                msg.id(),
+                {init ? protocol::error_code::header_mismatch
+                      : protocol::error_code::invalid_params,
+                 init ? "Header mismatch: initialize does not exist in revision 2026-07-28"
+                      : "Invalid params: MCP-Protocol-Version names 2026-07-28 but params._meta "
+                        "lacks its protocol version and client capabilities",
+                 std::nullopt},
+                true);
+            co_await out.respond(400, json_headers(), std::move(reply.text));
+            co_return;
+        }
+        if (!protocol::is_legacy_version(v)) {
+            // H17: malformed or unsupported.
+            co_await out.respond(
+                400, json_headers(),
+                error_body(msg.id(), protocol::error_code::invalid_request,
+                           fmt::format("Bad Request: unsupported MCP-Protocol-Version \"{}\"", v)));
+            co_return;
+        }
+    }
+    if (method == protocol::names::initialize) {
+        auto conv = sessions_.make_conversation();
+        auto reply = co_await router_.handle(std::move(msg), conv, discard_sink());
+        header_list headers = json_headers();
+        if (reply && reply->opened_session) {
+            std::string version;
+            {
+                std::lock_guard lock(conv->mutex);
+                version = conv->session.version;
+            }
+            headers.emplace_back("Mcp-Session-Id", sessions_.open(conv, version));
+        }
+        unsigned const status = reply ? reply->http_status : 500;
+        std::string body;
+        if (reply) {
+            body = std::move(reply->text);
+        }
+        co_await out.respond(status, std::move(headers), std::move(body));
+        co_return;
+    }
+    std::shared_ptr<conversation> conv;
+    if (session_id) {
+        conv = sessions_.find(*session_id);
+        if (!conv) {
+            co_await out.respond(404, json_headers(),
+                                 error_body(msg.id(), protocol::error_code::invalid_request,
+                                            "Session not found: initialize again"));
+            co_return; // H14
+        }
+    } else if (method != protocol::names::ping) {
+        co_await out.respond(400, json_headers(),
+                             error_body(msg.id(), protocol::error_code::invalid_request,
+                                        "Bad Request: Mcp-Session-Id header is required; call "
+                                        "initialize first"));
+        co_return; // H13
+    } else {
+        conv = sessions_.make_conversation(); // L9: ping needs no session
+    }
+    co_await answer_request(router_, std::move(msg), conv, out, accepts.sse, {});
+}
+
+} // namespace toolgate::server

@@ -1,0 +1,40 @@
+// MCP's Streamable HTTP transport on one endpoint path: the rules of both protocol
+// generations (headers, sessions, status codes) on top of transport's HTTP server.
+#pragma once
+
+#include "server/router.hpp"
+#include "server/session_registry.hpp"
+#include "transport/http_types.hpp"
+#include "transport/origin_policy.hpp"
+
+#include <string>
+
+namespace toolgate::server {
+
+struct endpoint_options {
+    std::string path = "/mcp";
+    bool loopback_bind = true; ///< check Host against loopback names (DNS rebinding)
+};
+
+class mcp_http_endpoint final : public transport::http_handler {
+public:
+    /// `r` and `sessions` must outlive the endpoint.
+    mcp_http_endpoint(router& r, session_registry& sessions, transport::origin_policy origins,
+                      endpoint_options options);
+
+    boost::asio::awaitable<void> handle(transport::http_request request,
+                                        transport::http_responder& out) override;
+
+private:
+    boost::asio::awaitable<void> post(transport::http_request const& request,
+                                      transport::http_responder& out);
+    boost::asio::awaitable<void> remove(transport::http_request const& request,
+                                        transport::http_responder& out);
+
+    router& router_;
+    session_registry& sessions_;
+    transport::origin_policy origins_;
+    endpoint_options options_;
+};
+
+} // namespace toolgate::server

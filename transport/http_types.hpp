@@ -1,0 +1,70 @@
+// The HTTP seam between transport/ (Beast) and whoever serves requests (server/): a plain
+// request value and a responder that can answer once or stream (SSE).
+#pragma once
+
+#include "transport/outbound.hpp" // header_list
+
+#include <boost/asio/awaitable.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace toolgate::transport {
+
+/// One complete inbound request. Header names are lower case.
+struct http_request {
+    std::string method; ///< "POST", "GET", ...
+    std::string target; ///< as sent, with the query
+    std::string path;   ///< target without the query
+    header_list headers;
+    std::string body;
+    std::string peer;   ///< remote address, for logs
+
+    /// The first header with this (lower-case) name, or nullptr.
+    std::string const* header(std::string_view lower_name) const;
+};
+
+/// Answers one request: either respond() once, or begin_stream(), stream_write()…, end_stream().
+/// Used from the handling coroutine only.
+class http_responder {
+public:
+    virtual ~http_responder() = default;
+    virtual boost::asio::awaitable<void> respond(unsigned status, header_list headers,
+                                                 std::string body) = 0;
+    /// Sends the status and headers of a chunked streaming response (e.g. text/event-stream).
+    virtual boost::asio::awaitable<void> begin_stream(unsigned status, header_list headers) = 0;
+    virtual boost::asio::awaitable<void> stream_write(std::string data) = 0;
+    virtual boost::asio::awaitable<void> end_stream() = 0;
+    virtual bool has_responded() const = 0;
+};
+
+/// Serves requests. If the peer goes away mid-request the handle() coroutine is cancelled
+/// (terminal cancellation through its slot).
+class http_handler {
+public:
+    virtual ~http_handler() = default;
+    virtual boost::asio::awaitable<void> handle(http_request request, http_responder& out) = 0;
+};
+
+struct http_limits {
+    std::size_t max_header_bytes = 16 * 1024;
+    std::size_t max_body_bytes = 4 * 1024 * 1024;
+    std::chrono::seconds header_timeout{10};
+    std::chrono::seconds body_timeout{30};
+    std::chrono::seconds idle_timeout{120};
+    std::size_t max_connections = 1024;
+};
+
+inline std::string const* http_request::header(std::string_view lower_name) const
+{
+    for (auto const& [name, value] : headers) {
+        if (name == lower_name) {
+            return &value;
+        }
+    }
+    return nullptr;
+}
+
+} // namespace toolgate::transport
