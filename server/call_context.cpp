@@ -7,6 +7,19 @@
 namespace toolgate::server {
 namespace json = boost::json;
 
+namespace {
+
+/// Whole numbers as integers: `2`, not Boost.JSON's `2E0`, which some clients print oddly.
+json::value number(double v)
+{
+    if (v == static_cast<double>(static_cast<std::int64_t>(v))) {
+        return json::value(static_cast<std::int64_t>(v));
+    }
+    return json::value(v);
+}
+
+} // namespace
+
 routed_call_context::routed_call_context(std::shared_ptr<transport::message_sink> sink,
                                          json::value progress_token,
                                          std::optional<protocol::log_level> threshold,
@@ -31,9 +44,9 @@ void routed_call_context::report_progress(double progress, std::optional<double>
     }
     json::object params;
     params["progressToken"] = token_;
-    params["progress"] = progress;
+    params["progress"] = number(progress);
     if (total) {
-        params["total"] = *total;
+        params["total"] = number(*total);
     }
     if (!message.empty()) {
         params["message"] = message;
