@@ -10,11 +10,15 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace toolgate::server {
 
 /// What the process serves; built after the configuration is known.
 struct service {
+    /// What the provider relies on (clients, credentials, executors); declared first so it
+    /// is destroyed after the provider.
+    std::vector<std::shared_ptr<void>> owned;
     std::unique_ptr<toolkits::tool_provider> provider;
     std::string summary; ///< one line for the start-up banner (toolkits, tools, secrets)
 };

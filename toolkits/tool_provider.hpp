@@ -2,6 +2,7 @@
 // the shipped binary, or test-only providers (slow, failing, progress-reporting tools).
 #pragma once
 
+#include "protocol/log_level.hpp"
 #include "protocol/tool_descriptor.hpp"
 
 #include <boost/asio/awaitable.hpp>
@@ -13,8 +14,7 @@
 
 namespace toolgate::toolkits {
 
-/// Severity of a `notifications/message` (RFC 5424 order, lowest first).
-enum class log_level { debug, info, notice, warning, error, critical, alert, emergency };
+using protocol::log_level;
 
 /// Per-call services the router offers to a running tool. Called from the call's coroutine.
 class call_context {

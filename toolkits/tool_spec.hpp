@@ -31,6 +31,9 @@ enum class value_format : std::uint8_t {
     http_url,      ///< starts with http:// or https://
     backup_id,     ///< lowercase letters, digits, `_` and `-`
     trimmed,       ///< no leading or trailing white space
+    year,          ///< YYYY
+    utc_date_time, ///< YYYY-MM-DDTHH:MM:SSZ
+    date_time,     ///< ISO 8601: YYYY-MM-DD, optionally followed by a time
 };
 
 struct param_spec {
@@ -50,6 +53,8 @@ struct param_spec {
     double maximum = 0;
     std::uint32_t max_length = 0; ///< 0: no limit
     value_format format = value_format::none;
+    std::uint32_t min_length = 0; ///< 0: no limit
+    std::string_view schema;      ///< object parameters: their serialised JSON Schema, else ""
 };
 
 struct header_spec {
@@ -77,6 +82,7 @@ struct tool_spec {
     bool read_only = false;
     bool destructive = false;
     bool idempotent = false;
+    std::span<const std::string_view> secrets{}; ///< environment variables this tool needs
 };
 
 /// How one secret reaches the platform.

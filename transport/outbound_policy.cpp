@@ -75,12 +75,21 @@ std::optional<std::chrono::system_clock::time_point> parse_http_date(std::string
 
 std::string url_target::pool_key() const
 {
-    return (tls ? "https://" : "http://") + to_lower(host) + ":" + port;
+    // Appended piecewise: `"literal" + std::string` trips a g++ 12 -Wrestrict false positive.
+    std::string key = tls ? "https://" : "http://";
+    key.append(to_lower(host)).append(":").append(port);
+    return key;
 }
 
 std::string url_target::authority() const
 {
-    return (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + port;
+    std::string out;
+    if (host.find(':') != std::string::npos) {
+        out.append("[").append(host).append("]");
+    } else {
+        out = host;
+    }
+    return out.append(":").append(port);
 }
 
 boost::system::result<url_target> parse_url_target(std::string_view url)
@@ -119,15 +128,15 @@ boost::system::result<url_target> parse_url_target(std::string_view url)
     }
     out.host_header = u.encoded_host();
     if (!u.port().empty()) {
-        out.host_header += ":" + std::string(u.port());
+        out.host_header.append(":").append(u.port());
     }
     out.path = u.encoded_path();
     if (out.path.empty()) {
-        out.path = "/";
+        out.path.push_back('/'); // not `= "/"`: g++ 12 -Wrestrict false positive
     }
     out.target = out.path;
     if (u.has_query()) {
-        out.target += "?" + std::string(u.encoded_query());
+        out.target.append("?").append(u.encoded_query());
     }
     return out;
 }

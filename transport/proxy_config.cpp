@@ -102,7 +102,7 @@ boost::system::result<proxy_endpoint> parse_proxy_url(std::string_view text)
 {
     std::string with_scheme(text);
     if (with_scheme.find("://") == std::string::npos) {
-        with_scheme = "http://" + with_scheme;
+        with_scheme.insert(0, "http://");
     }
     auto parsed = urls::parse_uri(with_scheme);
     if (!parsed) {
@@ -119,7 +119,8 @@ boost::system::result<proxy_endpoint> parse_proxy_url(std::string_view text)
     }
     out.port = u.port().empty() ? std::string("1080") : std::string(u.port());
     if (u.has_userinfo()) {
-        out.authorization = "Basic " + base64(u.user() + ":" + u.password());
+        out.authorization = "Basic ";
+        out.authorization.append(base64(u.user().append(":").append(u.password())));
     }
     return out;
 }

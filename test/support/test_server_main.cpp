@@ -6,7 +6,10 @@ namespace {
 
 toolgate::server::service make_service(toolgate::server::config const&, boost::asio::io_context&)
 {
-    return {toolgate::testing::make_test_tools(), "test tools"};
+    toolgate::server::service svc;
+    svc.provider = toolgate::testing::make_test_tools();
+    svc.summary = "test tools";
+    return svc;
 }
 
 } // namespace

@@ -1,0 +1,121 @@
+// Wiring of the catalogue, credentials, base-URL overrides and the outbound client.
+#include "server/catalogue_service.hpp"
+
+#include "toolkits/base_url.hpp"
+#include "toolkits/catalogue.hpp"
+#include "toolkits/catalogue_provider.hpp"
+#include "toolkits/credentials.hpp"
+#include "toolkits/http_executor.hpp"
+#include "toolkits/listing.hpp"
+#include "toolkits/selection.hpp"
+#include "transport/https_client.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <cstdio>
+#include <set>
+#include <stdexcept>
+
+namespace toolgate::server {
+namespace {
+
+void print(std::string const& text)
+{
+    // One-shot commands, not the protocol: stdout is the user's terminal or pipe here.
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+}
+
+toolkits::base_url_overrides read_overrides(config const& cfg)
+{
+    std::vector<std::string_view> names;
+    for (auto const* kit : toolkits::all_toolkits()) {
+        names.push_back(kit->name);
+    }
+    toolkits::base_url_overrides overrides;
+    for (auto const* kit : toolkits::all_toolkits()) {
+        auto const variable = toolkits::base_url_variable(kit->name);
+        if (char const* value = std::getenv(variable.c_str()); value && *value) {
+            auto parsed = toolkits::make_base_url_override(kit->name, value);
+            if (!parsed) {
+                throw std::invalid_argument(fmt::format("{}: {}", variable, parsed.error().message));
+            }
+            overrides.set(std::move(*parsed));
+        }
+    }
+    for (auto const& flag : cfg.base_urls) {
+        auto parsed = toolkits::parse_base_url_override(flag, names);
+        if (!parsed) {
+            throw std::invalid_argument(fmt::format("--base-url: {}", parsed.error().message));
+        }
+        overrides.set(std::move(*parsed));
+    }
+    return overrides;
+}
+
+/// "N toolkits, M tools; secrets found: A, B; not set: C" (names only, never values).
+std::string summarise(toolkits::catalogue_provider const& provider,
+                      toolkits::credential_source const& credentials)
+{
+    std::set<std::string_view> kits;
+    std::set<std::string_view> wanted;
+    for (auto const& tool : provider.tools()) {
+        auto ref = provider.spec_of(tool);
+        if (!ref) {
+            continue;
+        }
+        kits.insert(ref->toolkit->name);
+        for (auto s : ref->toolkit->secrets) {
+            wanted.insert(s);
+        }
+        for (auto s : ref->tool->secrets) {
+            wanted.insert(s);
+        }
+    }
+    std::vector<std::string_view> found;
+    std::vector<std::string_view> missing;
+    for (auto s : wanted) {
+        (credentials.find(s) ? found : missing).push_back(s);
+    }
+    return fmt::format("{} toolkits, {} tools; secrets found: {}; not set: {}", kits.size(),
+                       provider.tools().size(), found.empty() ? "none" : fmt::format("{}", fmt::join(found, ", ")),
+                       missing.empty() ? "none" : fmt::format("{}", fmt::join(missing, ", ")));
+}
+
+} // namespace
+
+service make_catalogue_service(config const& cfg, boost::asio::io_context& ioc)
+{
+    auto const sel = toolkits::make_selection(cfg.toolkits, cfg.tools);
+    if (cfg.list_toolkits) {
+        print(cfg.list_json ? toolkits::list_toolkits_json() : toolkits::list_toolkits_text());
+        return {};
+    }
+    if (cfg.list_tools) {
+        std::vector<std::string> only;
+        if (!cfg.list_toolkit.empty()) {
+            only.push_back(cfg.list_toolkit);
+        }
+        auto const listed = only.empty() ? sel : toolkits::make_selection(only, cfg.tools);
+        print(cfg.list_json ? toolkits::list_tools_json(listed) : toolkits::list_tools_text(listed));
+        return {};
+    }
+    transport::https_options options;
+    options.connect_timeout = cfg.connect_timeout;
+    options.deadline = cfg.call_timeout;
+    options.max_response_bytes = cfg.max_response_bytes;
+    options.ca_file = cfg.ca_file;
+    auto client = std::make_shared<transport::https_client>(ioc, options);
+    auto credentials = std::make_shared<toolkits::environment_credentials>();
+    auto executor =
+        std::make_shared<toolkits::http_executor>(*client, *credentials, read_overrides(cfg));
+    auto provider = std::make_unique<toolkits::catalogue_provider>(sel, *executor);
+    service svc;
+    svc.summary = summarise(*provider, *credentials);
+    svc.provider = std::move(provider);
+    svc.owned = {client, credentials, executor};
+    return svc;
+}
+
+} // namespace toolgate::server

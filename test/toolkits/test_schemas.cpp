@@ -1,0 +1,142 @@
+// Every inputSchema and request-body schema is a structurally valid JSON Schema 2020-12
+// object schema, free of OpenAPI-isms and of vendor prose.
+#include "toolkits/catalogue.hpp"
+
+#include <boost/json/parse.hpp>
+#include <boost/json/value.hpp>
+
+#include <catch2/catch.hpp>
+
+using namespace toolgate::toolkits;
+namespace json = boost::json;
+
+namespace {
+
+/// Walks a schema; `keys` are schema keywords here (not property names).
+void check_schema(json::value const& node, bool prose_allowed)
+{
+    if (node.is_array()) {
+        for (auto const& v : node.as_array()) {
+            check_schema(v, prose_allowed);
+        }
+        return;
+    }
+    if (!node.is_object()) {
+        return;
+    }
+    auto const& o = node.as_object();
+    CHECK_FALSE(o.contains("nullable"));
+    CHECK_FALSE(o.contains("definitions"));
+    for (auto key : {"exclusiveMinimum", "exclusiveMaximum"}) {
+        if (auto const* v = o.if_contains(key)) {
+            CHECK(v->is_number());
+        }
+    }
+    if (auto const* e = o.if_contains("enum")) {
+        REQUIRE(e->is_array());
+        CHECK_FALSE(e->as_array().empty());
+    }
+    if (auto const* r = o.if_contains("$ref")) {
+        CHECK_FALSE(std::string_view(r->as_string()).starts_with("#/components"));
+    }
+    if (!prose_allowed) {
+        CHECK_FALSE(o.contains("description"));
+        CHECK_FALSE(o.contains("example"));
+        CHECK_FALSE(o.contains("examples"));
+    }
+    for (auto const& [key, value] : o) {
+        if (key == "properties" || key == "$defs" || key == "patternProperties") {
+            for (auto const& [name, sub] : value.as_object()) {
+                check_schema(sub, prose_allowed);
+            }
+        } else if (key != "enum" && key != "const" && key != "default" && key != "required") {
+            check_schema(value, prose_allowed);
+        }
+    }
+}
+
+} // namespace
+
+TEST_CASE("every inputSchema is a valid 2020-12 object schema", "[toolkits][schema]")
+{
+    for (auto const* kit : all_toolkits()) {
+        for (auto const& tool : kit->tools) {
+            INFO(kit->name << "." << tool.name);
+            json::value v;
+            REQUIRE_NOTHROW(v = json::parse(tool.input_schema));
+            auto const& s = v.as_object();
+            CHECK(s.at("type") == "object");
+            CHECK(s.at("additionalProperties") == false);
+            auto const& props = s.at("properties").as_object();
+            CHECK(props.size() == tool.params.size());
+            for (auto const& [name, prop] : props) {
+                INFO("property " << name);
+                CHECK(prop.as_object().contains("type"));
+                CHECK(prop.as_object().contains("description"));
+            }
+            if (auto const* req = s.if_contains("required")) {
+                CHECK_FALSE(req->as_array().empty());
+                for (auto const& r : req->as_array()) {
+                    CHECK(props.contains(r.as_string()));
+                }
+            }
+            check_schema(v, true);
+        }
+    }
+}
+
+TEST_CASE("M-tools take mode and request_body as the conventions say", "[toolkits][schema]")
+{
+    std::size_t m_tools = 0;
+    for (auto const* kit : all_toolkits()) {
+        for (auto const& tool : kit->tools) {
+            if (!tool.m_tool) {
+                continue;
+            }
+            ++m_tools;
+            INFO(kit->name << "." << tool.name);
+            auto s = json::parse(tool.input_schema).as_object();
+            auto const& mode = s.at("properties").at("mode").as_object();
+            CHECK(mode.at("enum") == json::parse(R"(["get_request_schema","execute"])"));
+            CHECK(s.at("properties").at("request_body").at("type") == "string");
+            CHECK(s.at("required").as_array().size() >= 1);
+            CHECK(s.at("required").as_array()[0] == "mode");
+            REQUIRE_FALSE(tool.request_body_schema.empty());
+            check_schema(json::parse(tool.request_body_schema), false);
+        }
+    }
+    CHECK(m_tools == 150);
+}
+
+TEST_CASE("object parameters carry a prose-free schema", "[toolkits][schema]")
+{
+    for (auto const* kit : all_toolkits()) {
+        for (auto const& tool : kit->tools) {
+            for (auto const& p : tool.params) {
+                if (p.type == json_type::object) {
+                    INFO(kit->name << "." << tool.name << " " << p.name);
+                    check_schema(json::parse(p.schema), false);
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("limits and formats the specification states are in the schemas", "[toolkits][schema]")
+{
+    auto prop = [](std::string_view tool, std::string_view name) {
+        auto ref = find_tool(tool);
+        REQUIRE(ref);
+        return json::parse(ref->tool->input_schema).at("properties").at(name).as_object();
+    };
+    CHECK(prop("StoreApi.GetFolderDetails", "response_offset").at("maximum") == 10000);
+    CHECK(prop("CoreEngineApi.CheckAuthStatus", "timeout_in_seconds").at("maximum") == 59);
+    CHECK(prop("CoreEngineApi.FetchToolsPage", "number_of_items").at("maximum") == 100);
+    CHECK(prop("KanbanApi.AddStickerToKanbanCard", "sticker_left_position").at("minimum") == -60);
+    CHECK(prop("LedgerApi.AddQuoteHistory", "idempotency_key").at("maxLength") == 128);
+    CHECK(prop("LedgerApi.GetLedgerContactByNumber", "contact_number").at("maxLength") == 50);
+    CHECK(prop("LedgerApi.GetTrialBalanceReport", "report_date").at("format") == "date");
+    CHECK(prop("VectorDbApi.RestoreBackup", "backup_identifier").contains("pattern"));
+    CHECK(prop("KanbanApi.AddAttachmentToKanbanCard", "attachment_url").at("pattern") ==
+          "^https?://");
+}

@@ -1,0 +1,73 @@
+// Base-URL overrides: `--base-url Toolkit=URL` or `TOOLGATE_BASE_URL_<TOOLKIT>` sends every
+// tool of a toolkit to another place (self-hosted platform, regional endpoint, proxy, test
+// server). The override replaces whichever of the toolkit's base URLs a tool's URL starts with.
+#pragma once
+
+#include "toolkits/tool_error.hpp"
+#include "toolkits/tool_spec.hpp"
+
+#include <boost/assert/source_location.hpp>
+#include <boost/system/result.hpp>
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace toolgate::toolkits {
+
+/// One replacement base URL. `url` is absolute http(s), without a trailing `/`, query,
+/// fragment or user info.
+struct base_url_override {
+    std::string toolkit;
+    std::string url;
+};
+
+/// Bad start-up configuration; the server prints the message and exits with code 2.
+struct config_error {
+    std::string message;
+};
+
+[[noreturn]] inline void throw_exception_from_error(config_error const& error,
+                                                    boost::source_location const&)
+{
+    throw std::invalid_argument(error.message);
+}
+
+/// Parses `Toolkit=URL` (the `--base-url` flag's value). When `known_toolkits` is not empty,
+/// the toolkit must be one of them (matched ignoring case; the result carries the canonical
+/// spelling). Error messages name the toolkit and the problem, never echo the URL (it might
+/// carry a password).
+boost::system::result<base_url_override, config_error>
+parse_base_url_override(std::string_view text, std::span<const std::string_view> known_toolkits = {});
+
+/// Validates and normalises a URL given for `toolkit` (e.g. from `TOOLGATE_BASE_URL_STOREAPI`).
+boost::system::result<base_url_override, config_error>
+make_base_url_override(std::string_view toolkit, std::string_view url);
+
+/// The environment variable that overrides `toolkit`'s base: `TOOLGATE_BASE_URL_STOREAPI`.
+std::string base_url_variable(std::string_view toolkit);
+
+/// The configured overrides, by toolkit. Immutable once the server has started; shared freely.
+class base_url_overrides {
+public:
+    /// Adds or replaces the override for `entry.toolkit` (a later flag wins over the env).
+    void set(base_url_override entry) { urls_[std::move(entry.toolkit)] = std::move(entry.url); }
+    /// The replacement base for `toolkit`, if one is configured.
+    std::optional<std::string_view> find(std::string_view toolkit) const;
+    bool empty() const { return urls_.empty(); }
+
+private:
+    std::map<std::string, std::string, std::less<>> urls_;
+};
+
+/// `tool`'s URL template with its base replaced when `toolkit` has an override; the template
+/// unchanged otherwise. Refuses (rather than silently reaching the real platform) when an
+/// override is set but the URL starts with none of the toolkit's base URLs.
+tool_result<std::string> resolve_url_template(toolkit_spec const& toolkit, tool_spec const& tool,
+                                              base_url_overrides const& overrides);
+
+} // namespace toolgate::toolkits

@@ -1,0 +1,74 @@
+// Joins the generated toolkit data (one TU per toolkit, see toolkits/gen) into one catalogue.
+#include "toolkits/catalogue.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace toolgate::toolkits {
+
+// Defined in ${build}/toolkits/generated/<Toolkit>_catalogue.cpp.
+extern const toolkit_spec store_api_toolkit;
+extern const toolkit_spec core_engine_api_toolkit;
+extern const toolkit_spec search_api_toolkit;
+extern const toolkit_spec ledger_api_toolkit;
+extern const toolkit_spec desk_api_toolkit;
+extern const toolkit_spec kanban_api_toolkit;
+extern const toolkit_spec vector_db_api_toolkit;
+extern const toolkit_spec deploy_api_toolkit;
+
+namespace {
+
+const std::array<toolkit_spec const*, 8> toolkits{
+    &store_api_toolkit,  &core_engine_api_toolkit, &search_api_toolkit,    &ledger_api_toolkit,
+    &desk_api_toolkit,   &kanban_api_toolkit,      &vector_db_api_toolkit, &deploy_api_toolkit,
+};
+
+} // namespace
+
+std::span<toolkit_spec const* const> all_toolkits()
+{
+    return toolkits;
+}
+
+toolkit_spec const* find_toolkit(std::string_view name)
+{
+    auto it = std::find_if(toolkits.begin(), toolkits.end(),
+                           [&](toolkit_spec const* t) { return t->name == name; });
+    return it == toolkits.end() ? nullptr : *it;
+}
+
+tool_spec const* find_tool(toolkit_spec const& toolkit, std::string_view tool)
+{
+    auto it = std::lower_bound(toolkit.tools.begin(), toolkit.tools.end(), tool,
+                               [](tool_spec const& t, std::string_view n) { return t.name < n; });
+    return it != toolkit.tools.end() && it->name == tool ? &*it : nullptr;
+}
+
+std::optional<tool_ref> find_tool(std::string_view qualified_name)
+{
+    // Toolkit names contain neither '.' nor '_', so the first of either separates the parts.
+    auto cut = qualified_name.find_first_of("._");
+    if (cut == std::string_view::npos) {
+        return std::nullopt;
+    }
+    auto const* kit = find_toolkit(qualified_name.substr(0, cut));
+    if (!kit) {
+        return std::nullopt;
+    }
+    auto const* tool = find_tool(*kit, qualified_name.substr(cut + 1));
+    if (!tool) {
+        return std::nullopt;
+    }
+    return tool_ref{kit, tool};
+}
+
+std::size_t tool_count()
+{
+    std::size_t n = 0;
+    for (auto const* kit : toolkits) {
+        n += kit->tools.size();
+    }
+    return n;
+}
+
+} // namespace toolgate::toolkits

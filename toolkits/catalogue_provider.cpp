@@ -1,0 +1,74 @@
+// catalogue_provider: descriptors built once at start-up; per call, validate then execute.
+#include "toolkits/catalogue_provider.hpp"
+
+#include "toolkits/validate.hpp"
+
+namespace toolgate::toolkits {
+
+catalogue_provider::catalogue_provider(selection const& sel, tool_executor& executor)
+    : refs_(sel.tools()), executor_(executor)
+{
+    descriptors_.reserve(refs_.size());
+    for (auto const& ref : refs_) {
+        protocol::tool_descriptor d;
+        d.name = std::string(ref.toolkit->name) + "_" + std::string(ref.tool->name);
+        d.dotted_name = std::string(ref.toolkit->name) + "." + std::string(ref.tool->name);
+        d.title = ref.tool->title;
+        d.description = ref.tool->description;
+        d.input_schema = ref.tool->input_schema;
+        d.hints.read_only = ref.tool->read_only;
+        d.hints.destructive = ref.tool->destructive;
+        d.hints.idempotent = ref.tool->idempotent;
+        d.hints.open_world = true; // every tool talks to a third-party platform
+        descriptors_.push_back(std::move(d));
+    }
+    // Keys view the descriptors' strings: descriptors_ no longer changes size from here on.
+    by_name_.reserve(2 * descriptors_.size());
+    for (std::size_t i = 0; i < descriptors_.size(); ++i) {
+        by_name_.emplace(descriptors_[i].name, i);
+        by_name_.emplace(descriptors_[i].dotted_name, i);
+    }
+}
+
+std::span<const protocol::tool_descriptor> catalogue_provider::tools() const
+{
+    return descriptors_;
+}
+
+protocol::tool_descriptor const* catalogue_provider::find(std::string_view name) const
+{
+    auto it = by_name_.find(name);
+    return it == by_name_.end() ? nullptr : &descriptors_[it->second];
+}
+
+std::optional<tool_ref> catalogue_provider::spec_of(protocol::tool_descriptor const& tool) const
+{
+    auto const* first = descriptors_.data();
+    if (&tool >= first && &tool < first + descriptors_.size()) {
+        return refs_[static_cast<std::size_t>(&tool - first)];
+    }
+    auto it = by_name_.find(tool.name);
+    if (it == by_name_.end()) {
+        return std::nullopt;
+    }
+    return refs_[it->second];
+}
+
+// `tool` is owned by this provider (or by the router, which holds it for the whole call) and
+// `context` by the router for the whole call, so both references outlive the coroutine.
+boost::asio::awaitable<protocol::call_result>
+catalogue_provider::call(protocol::tool_descriptor const& tool, boost::json::object arguments,
+                         call_context& context)
+{
+    auto ref = spec_of(tool);
+    if (!ref) {
+        co_return protocol::call_result::error("tool `" + tool.name + "` is not served");
+    }
+    if (auto problem = validate_arguments(*ref->toolkit, *ref->tool, arguments)) {
+        co_return protocol::call_result::error(std::move(*problem));
+    }
+    co_return co_await executor_.execute(*ref->toolkit, *ref->tool, std::move(arguments),
+                                         context);
+}
+
+} // namespace toolgate::toolkits

@@ -1,0 +1,97 @@
+// Builds a tool's `inputSchema` (JSON Schema 2020-12) from its catalogue parameters, once, at
+// build time; the server publishes the serialised result as is.
+#include "toolkits/gen/catalogue_model.hpp"
+
+#include <boost/json/array.hpp>
+
+namespace toolgate::catalogue_gen {
+namespace json = boost::json;
+
+namespace {
+
+/// Patterns for the named formats, so that clients can check before calling. The server
+/// checks the same formats itself (toolkits/validate.cpp); keep the two in step.
+void add_format(json::object& prop, std::string_view format)
+{
+    if (format == "date") {
+        prop["format"] = "date";
+        prop["pattern"] = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$";
+    } else if (format == "year") {
+        prop["pattern"] = "^[0-9]{4}$";
+    } else if (format == "utc_date_time") {
+        prop["pattern"] = "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$";
+    } else if (format == "date_time") {
+        prop["pattern"] = "^[0-9]{4}-[0-9]{2}-[0-9]{2}";
+    } else if (format == "http_url") {
+        prop["format"] = "uri";
+        prop["pattern"] = "^https?://";
+    } else if (format == "backup_id") {
+        prop["pattern"] = "^[a-z0-9_-]+$";
+    } else if (format == "trimmed") {
+        prop["pattern"] = "^\\S(.*\\S)?$";
+    }
+}
+
+void copy_number(json::object const& p, json::object& prop, std::string_view from,
+                 std::string_view to)
+{
+    if (auto const* v = p.if_contains(from); v && v->is_number()) {
+        prop[to] = *v;
+    }
+}
+
+json::object property(json::object const& p)
+{
+    json::object prop;
+    auto type = get_string(p, "type", "parameter");
+    if (type == "object") {
+        // An object parameter carries its own (already cleaned) schema.
+        prop = p.at("schema").as_object();
+        prop["type"] = "object";
+    } else {
+        prop["type"] = type;
+    }
+    if (auto const* d = p.if_contains("description"); d && d->is_string()) {
+        prop["description"] = *d;
+    }
+    if (auto const* e = p.if_contains("enum"); e && e->is_array() && !e->as_array().empty()) {
+        prop["enum"] = *e;
+    }
+    if (type == "array") {
+        prop["items"] = json::object{{"type", get_string(p, "item_type", "parameter")}};
+    }
+    copy_number(p, prop, "minimum", "minimum");
+    copy_number(p, prop, "maximum", "maximum");
+    copy_number(p, prop, "min_length", "minLength");
+    copy_number(p, prop, "max_length", "maxLength");
+    if (auto const* f = p.if_contains("format"); f && f->is_string()) {
+        add_format(prop, f->as_string());
+    }
+    return prop;
+}
+
+} // namespace
+
+json::object build_input_schema(json::object const& tool)
+{
+    json::object properties;
+    json::array required;
+    for (auto const& pv : tool.at("params").as_array()) {
+        auto const& p = pv.as_object();
+        auto name = get_string(p, "name", "parameter");
+        properties[name] = property(p);
+        if (get_bool(p, "required")) {
+            required.emplace_back(name);
+        }
+    }
+    json::object schema;
+    schema["type"] = "object";
+    schema["properties"] = std::move(properties);
+    if (!required.empty()) {
+        schema["required"] = std::move(required);
+    }
+    schema["additionalProperties"] = false;
+    return schema;
+}
+
+} // namespace toolgate::catalogue_gen

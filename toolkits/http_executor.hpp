@@ -1,0 +1,41 @@
+// The tool executor of the shipped server: answers M-tool schema requests locally, otherwise
+// builds the request, adds credentials, sends it through the outbound client and shapes the
+// answer. Every refusal and failure comes back as a tool result; nothing here throws for them.
+#pragma once
+
+#include "toolkits/base_url.hpp"
+#include "toolkits/credentials.hpp"
+#include "toolkits/executor.hpp"
+#include "toolkits/result_shaper.hpp"
+#include "transport/outbound.hpp"
+
+namespace toolgate::toolkits {
+
+class http_executor final : public tool_executor {
+public:
+    /// `client` and `credentials` must outlive the executor and every call it runs; both are
+    /// used from several calls at once. `overrides` is copied and never changes afterwards.
+    http_executor(transport::outbound_client& client, credential_source const& credentials,
+                  base_url_overrides overrides, shaping_options options = {});
+
+    /// Runs one call. Cancellation (notifications/cancelled, session end) reaches the
+    /// outbound client through this coroutine's cancellation slot. `toolkit` and `tool` are
+    /// catalogue entries with static storage.
+    boost::asio::awaitable<protocol::call_result>
+    execute(toolkit_spec const& toolkit, tool_spec const& tool, boost::json::object arguments,
+            call_context& context) override;
+
+    /// The request a call would send, credentials included and marked as secret, without
+    /// sending it (for a dry run, which redacts `secret_headers`/`secret_query` and the
+    /// prepared redactions before showing it). M-tool schema requests have no request.
+    tool_result<prepared_request> prepare(toolkit_spec const& toolkit, tool_spec const& tool,
+                                          boost::json::object const& arguments) const;
+
+private:
+    transport::outbound_client& client_;
+    credential_source const& credentials_;
+    base_url_overrides overrides_;
+    shaping_options options_;
+};
+
+} // namespace toolgate::toolkits

@@ -1,0 +1,169 @@
+// Tool selection: parsing of the --toolkits/--tools lists and glob matching.
+#include "toolkits/selection.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace toolgate::toolkits {
+
+namespace {
+
+std::vector<std::string> split_items(std::span<const std::string> entries)
+{
+    std::vector<std::string> out;
+    for (auto const& entry : entries) {
+        std::string_view rest = entry;
+        while (!rest.empty()) {
+            auto cut = rest.find(',');
+            auto item = rest.substr(0, cut);
+            while (!item.empty() && item.front() == ' ') {
+                item.remove_prefix(1);
+            }
+            while (!item.empty() && item.back() == ' ') {
+                item.remove_suffix(1);
+            }
+            if (!item.empty()) {
+                out.emplace_back(item);
+            }
+            rest = cut == std::string_view::npos ? std::string_view{} : rest.substr(cut + 1);
+        }
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+/// `StoreApi_Get*` -> `StoreApi.Get*`; `StoreApi` -> `StoreApi.*`. Names never hold '_'.
+std::string normalise_pattern(std::string pattern)
+{
+    std::replace(pattern.begin(), pattern.end(), '_', '.');
+    if (pattern.find('.') == std::string::npos) {
+        pattern += ".*";
+    }
+    return pattern;
+}
+
+bool matches(std::string_view pattern, toolkit_spec const& kit, tool_spec const& tool)
+{
+    auto dot = pattern.find('.');
+    return glob_match(pattern.substr(0, dot), kit.name) &&
+           glob_match(pattern.substr(dot + 1), tool.name);
+}
+
+std::string known_toolkits()
+{
+    std::string out;
+    for (auto const* kit : all_toolkits()) {
+        out += (out.empty() ? "" : ", ") + std::string(kit->name);
+    }
+    return out;
+}
+
+} // namespace
+
+bool glob_match(std::string_view pattern, std::string_view text)
+{
+    // Iterative matcher with one backtrack point for the last '*': linear in practice.
+    std::size_t p = 0, t = 0, star = std::string_view::npos, mark = 0;
+    while (t < text.size()) {
+        if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == text[t])) {
+            ++p;
+            ++t;
+        } else if (p < pattern.size() && pattern[p] == '*') {
+            star = p++;
+            mark = t;
+        } else if (star != std::string_view::npos) {
+            p = star + 1;
+            t = ++mark;
+        } else {
+            return false;
+        }
+    }
+    while (p < pattern.size() && pattern[p] == '*') {
+        ++p;
+    }
+    return p == pattern.size();
+}
+
+bool selection::includes(toolkit_spec const& toolkit, tool_spec const& tool) const
+{
+    if (!toolkits_.empty() &&
+        !std::binary_search(toolkits_.begin(), toolkits_.end(), toolkit.name)) {
+        return false;
+    }
+    return patterns_.empty() || std::any_of(patterns_.begin(), patterns_.end(), [&](auto& p) {
+               return matches(p, toolkit, tool);
+           });
+}
+
+std::vector<tool_ref> selection::tools() const
+{
+    std::vector<tool_ref> out;
+    for (auto const* kit : all_toolkits()) {
+        for (auto const& tool : kit->tools) {
+            if (includes(*kit, tool)) {
+                out.push_back({kit, &tool});
+            }
+        }
+    }
+    return out;
+}
+
+std::string selection::key() const
+{
+    auto join = [](std::vector<std::string> const& v) {
+        std::string out;
+        for (auto const& s : v) {
+            out += (out.empty() ? "" : ",") + s;
+        }
+        return out.empty() ? std::string("*") : out;
+    };
+    return "toolkits=" + join(toolkits_) + ";tools=" + join(patterns_);
+}
+
+selection make_selection(std::span<const std::string> toolkits, std::span<const std::string> tools)
+{
+    selection sel;
+    sel.toolkits_ = split_items(toolkits);
+    for (auto const& name : sel.toolkits_) {
+        if (!find_toolkit(name)) {
+            throw selection_error("unknown toolkit `" + name + "` (known: " + known_toolkits() +
+                                  ")");
+        }
+    }
+    for (auto& p : split_items(tools)) {
+        sel.patterns_.push_back(normalise_pattern(p));
+    }
+    std::sort(sel.patterns_.begin(), sel.patterns_.end());
+    sel.patterns_.erase(std::unique(sel.patterns_.begin(), sel.patterns_.end()),
+                        sel.patterns_.end());
+    for (auto const& p : sel.patterns_) {
+        bool any = false;
+        for (auto const* kit : all_toolkits()) {
+            for (auto const& tool : kit->tools) {
+                any = any || matches(p, *kit, tool);
+            }
+        }
+        if (!any) {
+            throw selection_error("tool pattern `" + p + "` matches no tool");
+        }
+    }
+    if (sel.tools().empty()) {
+        throw selection_error("the toolkit and tool selection leaves no tool to serve");
+    }
+    return sel;
+}
+
+selection_lists selection_lists_from_env()
+{
+    selection_lists lists;
+    if (auto const* v = std::getenv("TOOLGATE_TOOLKITS"); v && *v) {
+        lists.toolkits.emplace_back(v);
+    }
+    if (auto const* v = std::getenv("TOOLGATE_TOOLS"); v && *v) {
+        lists.tools.emplace_back(v);
+    }
+    return lists;
+}
+
+} // namespace toolgate::toolkits

@@ -1,0 +1,30 @@
+// Close-name suggestions for unknown tool and argument names ("did you mean ...").
+#pragma once
+
+#include "protocol/tool_descriptor.hpp"
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace toolgate::toolkits {
+
+/// Levenshtein distance, ignoring ASCII case.
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
+/// Up to `max` candidates close to `name` (edit distance at most a third of the name's length,
+/// and at least 2), closest first, ties by name.
+std::vector<std::string> suggest_names(std::string_view name,
+                                       std::span<const std::string_view> candidates,
+                                       std::size_t max = 3);
+
+/// Up to `max` tools close to an unknown tool `name`, for the router's -32602 message. Names
+/// are compared in either spelling, and a bare tool name (no toolkit) matches its tool part.
+/// Suggestions use the wire name (`Toolkit_Tool`).
+std::vector<std::string> suggest_tools(std::string_view name,
+                                       std::span<const protocol::tool_descriptor> tools,
+                                       std::size_t max = 3);
+
+} // namespace toolgate::toolkits

@@ -1,0 +1,38 @@
+// Argument checks before anything is sent: names, required arguments, JSON types, enums,
+// limits, lengths, named formats, M-tool modes and the named per-tool rules of the
+// specification. A failure is a message for an `isError` tool result, naming the argument
+// and what was expected (STYLE §4).
+#pragma once
+
+#include "toolkits/tool_spec.hpp"
+
+#include <boost/json/object.hpp>
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace toolgate::toolkits {
+
+/// Checks `arguments` for a call of `tool`. Returns the first problem as a message, or
+/// nullopt when the call may go ahead. A `null` value counts as an absent argument.
+std::optional<std::string> validate_arguments(toolkit_spec const& toolkit, tool_spec const& tool,
+                                              boost::json::object const& arguments);
+
+/// Whether `value` satisfies the named format (value_format::none always does).
+bool has_format(value_format format, std::string_view value);
+
+/// One per-tool rule the specification states beyond what a parameter can say about itself.
+/// `check` sees arguments that already passed the per-parameter checks.
+struct tool_rule {
+    std::string_view name;    ///< stable name, used in tests and docs
+    std::string_view toolkit;
+    std::string_view tool;    ///< a tool name, or "*" for every tool of the toolkit
+    std::optional<std::string> (*check)(tool_spec const& tool, boost::json::object const& args);
+};
+
+/// The table of per-tool rules (toolkits/validate_rules.cpp).
+std::span<const tool_rule> tool_rules();
+
+} // namespace toolgate::toolkits

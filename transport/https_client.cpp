@@ -1,0 +1,328 @@
+// The outbound client's call logic: deadline, pool lease, retries and redirects around the
+// Beast steps of upstream_connection.cpp. Each call runs on its own strand; each step that
+// touches a connection runs on that connection's strand (STYLE §3).
+#include "transport/https_client.hpp"
+
+#include "transport/connection_pool.hpp"
+#include "transport/outbound_policy.hpp"
+#include "transport/proxy_config.hpp"
+#include "transport/tls_context.hpp"
+#include "transport/upstream_connection.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/system/system_error.hpp>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <stdexcept>
+
+namespace toolgate::transport {
+namespace asio = boost::asio;
+using std::chrono::steady_clock;
+
+struct https_client::state {
+    state(asio::io_context& io, https_options o)
+        : ioc(io), options(std::move(o)),
+          tls(make_tls_client_context(options.ca_file, options.system_trust)),
+          pool(options.max_connections_per_host, options.idle_timeout)
+    {
+        if (options.proxy_from_environment) {
+            if (options.https_proxy.empty()) {
+                options.https_proxy = https_proxy_from_environment();
+            }
+            if (options.no_proxy.empty()) {
+                options.no_proxy = no_proxy_from_environment();
+            }
+        }
+        if (!options.https_proxy.empty()) {
+            auto parsed = parse_proxy_url(options.https_proxy);
+            if (!parsed) {
+                // The value may carry a password: name the setting, not its value.
+                throw std::runtime_error("HTTPS proxy setting is not an http://host:port URL");
+            }
+            proxy = std::move(*parsed);
+        }
+    }
+
+    asio::io_context& ioc;
+    https_options options;
+    std::shared_ptr<asio::ssl::context> tls;
+    std::optional<proxy_endpoint> proxy;
+    connection_pool pool;
+};
+
+namespace {
+
+using state_ptr = std::shared_ptr<https_client::state>;
+
+outbound_result failed(outbound_failure failure, std::string detail)
+{
+    outbound_result out;
+    out.failure = failure;
+    out.detail = std::move(detail);
+    return out;
+}
+
+outbound_result to_result(step_outcome outcome)
+{
+    outbound_result out;
+    out.failure = outcome.failure;
+    out.detail = std::move(outcome.detail);
+    out.response = std::move(outcome.response);
+    return out;
+}
+
+char const* failure_name(outbound_failure failure)
+{
+    switch (failure) {
+    case outbound_failure::none: return "none";
+    case outbound_failure::bad_url: return "bad_url";
+    case outbound_failure::resolve: return "resolve";
+    case outbound_failure::connect: return "connect";
+    case outbound_failure::tls: return "tls";
+    case outbound_failure::timeout: return "timeout";
+    case outbound_failure::cancelled: return "cancelled";
+    case outbound_failure::too_large: return "too_large";
+    case outbound_failure::protocol: return "protocol";
+    }
+    return "unknown";
+}
+
+bool is_cancelled(asio::cancellation_state const& cs)
+{
+    return cs.cancelled() != asio::cancellation_type::none;
+}
+
+/// One line per attempt at debug: method, host, path (never the query), outcome, time.
+void log_attempt(outbound_request const& request, url_target const& target,
+                 step_outcome const& outcome, steady_clock::time_point started, int attempt,
+                 bool reused)
+{
+    auto const ms = std::chrono::duration_cast<std::chrono::milliseconds>(steady_clock::now() - started);
+    if (outcome.failure == outbound_failure::none) {
+        spdlog::debug("upstream {} {}{} status={} ms={} attempt={} reused={}", request.method,
+                      target.authority(), target.path, outcome.response.status, ms.count(), attempt,
+                      reused);
+    } else {
+        spdlog::debug("upstream {} {}{} failure={} ms={} attempt={} reused={}", request.method,
+                      target.authority(), target.path, failure_name(outcome.failure), ms.count(),
+                      attempt, reused);
+    }
+}
+
+/// How long to wait before retrying a 429/503, or nullopt to return it as is: no attempts
+/// left, or the wait would end past the deadline.
+std::optional<std::chrono::milliseconds> retry_delay(outbound_response const& response, int attempt,
+                                                     https_options const& options,
+                                                     steady_clock::time_point deadline)
+{
+    if (!is_retryable_status(response.status) || attempt >= options.max_attempts) {
+        return std::nullopt;
+    }
+    auto wait = backoff_delay(attempt);
+    if (auto const asked = response.header("Retry-After"); !asked.empty()) {
+        if (auto const parsed = parse_retry_after(asked, std::chrono::system_clock::now())) {
+            wait = *parsed;
+        }
+    }
+    if (steady_clock::now() + wait >= deadline) {
+        return std::nullopt;
+    }
+    return wait;
+}
+
+open_params make_open_params(https_client::state const& st, url_target const& target,
+                             std::string const& method, steady_clock::time_point deadline)
+{
+    open_params p;
+    p.target = target;
+    if (st.proxy && target.tls && !bypasses_proxy(st.options.no_proxy, target.host, target.port)) {
+        p.proxy = st.proxy;
+    }
+    p.connect_by = std::min(steady_clock::now() + st.options.connect_timeout, deadline);
+    p.deadline = deadline;
+    p.connect_timeout = st.options.connect_timeout;
+    p.call_timeout = st.options.deadline;
+    p.method = method;
+    return p;
+}
+
+exchange_params make_exchange_params(https_client::state const& st, url_target const& target,
+                                     outbound_request const& request,
+                                     steady_clock::time_point deadline)
+{
+    exchange_params p;
+    p.target = target;
+    p.method = request.method;
+    p.headers = request.headers;
+    p.body = request.body;
+    p.user_agent = st.options.user_agent;
+    p.deadline = deadline;
+    p.call_timeout = st.options.deadline;
+    p.max_response_bytes = st.options.max_response_bytes;
+    return p;
+}
+
+outbound_result gave_up(asio::cancellation_state const& cs, https_client::state const& st,
+                        outbound_request const& request, url_target const& target,
+                        std::string_view phase)
+{
+    if (is_cancelled(cs)) {
+        return failed(outbound_failure::cancelled,
+                      fmt::format("{} {}{}: cancelled while {}", request.method, target.authority(),
+                                  target.path, phase));
+    }
+    return failed(outbound_failure::timeout,
+                  fmt::format("{} {}{}: deadline of {} ms passed while {}", request.method,
+                              target.authority(), target.path, st.options.deadline.count(), phase));
+}
+
+/// One URL, with the retries DECISIONS allows. Runs on the call's strand.
+asio::awaitable<outbound_result> send_to(state_ptr st, outbound_request request, url_target target,
+                                         steady_clock::time_point deadline)
+{
+    auto const cs = co_await asio::this_coro::cancellation_state;
+    auto const key = target.pool_key();
+    for (int attempt = 1;; ++attempt) {
+        auto const started = steady_clock::now();
+        auto lease = co_await st->pool.acquire(key, deadline);
+        if (!lease) {
+            co_return gave_up(cs, *st, request, target, "waiting for a pooled connection");
+        }
+        auto connection = std::move(lease->connection);
+        bool const reused = lease->reused;
+        if (!connection) {
+            connection = std::make_shared<upstream_connection>(st->ioc, st->tls);
+            auto opened = co_await asio::co_spawn(
+                connection->executor(),
+                open_connection(connection, make_open_params(*st, target, request.method, deadline)),
+                asio::use_awaitable);
+            if (opened.failure != outbound_failure::none) {
+                st->pool.release(key, nullptr, false);
+                log_attempt(request, target, opened, started, attempt, reused);
+                co_return to_result(std::move(opened));
+            }
+        }
+        auto outcome = co_await asio::co_spawn(
+            connection->executor(), exchange(connection, make_exchange_params(*st, target, request, deadline)),
+            asio::use_awaitable);
+        st->pool.release(key, outcome.reusable ? connection : nullptr, outcome.reusable);
+        connection.reset();
+        log_attempt(request, target, outcome, started, attempt, reused);
+
+        if (outcome.failure == outbound_failure::none) {
+            auto const wait = retry_delay(outcome.response, attempt, st->options, deadline);
+            if (!wait) {
+                co_return to_result(std::move(outcome));
+            }
+            asio::steady_timer timer(co_await asio::this_coro::executor, *wait);
+            co_await timer.async_wait(asio::as_tuple(asio::use_awaitable));
+            if (is_cancelled(cs)) {
+                co_return gave_up(cs, *st, request, target, "waiting to retry");
+            }
+            continue;
+        }
+        // Nothing came back, so the platform did not act on it (idempotent methods may be
+        // repeated anyway, RFC 9110 §9.2.2), or a kept-alive connection had been closed by the
+        // server while idle and the request never reached it.
+        bool const may_retry = outcome.failure == outbound_failure::protocol &&
+                               outcome.nothing_received && (reused || is_idempotent(request.method)) &&
+                               attempt < st->options.max_attempts && steady_clock::now() < deadline;
+        if (!may_retry) {
+            co_return to_result(std::move(outcome));
+        }
+        if (reused) {
+            st->pool.drop_idle(key);
+        }
+    }
+}
+
+/// The whole call: redirects (GET only) around send_to. Root of the call's own strand.
+asio::awaitable<outbound_result> run_call(state_ptr st, outbound_request request,
+                                          steady_clock::time_point deadline)
+{
+    co_await asio::this_coro::throw_if_cancelled(false);
+    for (int redirects = 0;; ++redirects) {
+        auto target = parse_url_target(request.url);
+        if (!target) {
+            // The URL may hold secrets (query credentials): say what is wrong, not what it is.
+            co_return failed(outbound_failure::bad_url,
+                             fmt::format("{}: URL is not an absolute http(s) URL ({})",
+                                         request.method, target.error().message()));
+        }
+        auto result = co_await send_to(st, request, *target, deadline);
+        if (result.failure != outbound_failure::none || request.method != "GET" ||
+            !is_redirect_status(result.response.status)) {
+            co_return result;
+        }
+        auto const location = result.response.header("Location");
+        if (location.empty()) {
+            co_return result;
+        }
+        if (redirects >= st->options.max_redirects) {
+            co_return failed(outbound_failure::protocol,
+                             fmt::format("GET {}{}: more than {} redirects", target->authority(),
+                                         target->path, st->options.max_redirects));
+        }
+        auto next = follow_redirect(request, location);
+        if (!next) {
+            co_return failed(outbound_failure::bad_url,
+                             fmt::format("GET {}{}: redirect Location cannot be followed ({})",
+                                         target->authority(), target->path, next.error().message()));
+        }
+        request = std::move(*next);
+    }
+}
+
+} // namespace
+
+https_client::https_client(asio::io_context& ioc, https_options options)
+    : state_(std::make_shared<state>(ioc, std::move(options)))
+{
+}
+
+https_client::~https_client() = default;
+
+https_options const& https_client::options() const
+{
+    return state_->options;
+}
+
+std::size_t https_client::open_connections(std::string const& url) const
+{
+    auto const target = parse_url_target(url);
+    return target ? state_->pool.open_count(target->pool_key()) : 0;
+}
+
+asio::awaitable<outbound_result> https_client::send(outbound_request request)
+{
+    auto st = state_;
+    auto const cs = co_await asio::this_coro::cancellation_state;
+    if (is_cancelled(cs)) {
+        co_return failed(outbound_failure::cancelled, request.method + ": cancelled before sending");
+    }
+    auto const deadline = steady_clock::now() + st->options.deadline;
+    try {
+        // A strand per call: the pool wakes waiters by posting to their executor, which is
+        // only safe when that executor serialises the call (STYLE §3).
+        co_return co_await asio::co_spawn(asio::make_strand(st->ioc),
+                                          run_call(st, std::move(request), deadline),
+                                          asio::use_awaitable);
+    } catch (boost::system::system_error const& e) {
+        // The caller's own coroutine throws operation_aborted when it was cancelled before
+        // this co_await (throw_if_cancelled is its default); report it as a value.
+        if (e.code() != asio::error::operation_aborted) {
+            throw;
+        }
+    }
+    co_return failed(outbound_failure::cancelled, "call cancelled");
+}
+
+} // namespace toolgate::transport
