@@ -174,9 +174,10 @@ def repair_tool(toolkit, tool, ref_tool, clean_schema, log):
     name = tool["name"]
     full = f"{toolkit}.{name}"
     if full == "KanbanApi.UpdateKanbanCardCustomFields":
-        # M-tool: its path extra follows the M-tool convention (O, required when executing).
-        tool["params"].append(_param("card_id", "string", "path", "idCard", rwe=True))
-        log.append(f"{full}: new parameter card_id binds {{idCard}}")
+        # DECISIONS: the new parameter is required (the card cannot be addressed without it).
+        tool["params"].append(_param("card_id", "string", "path", "idCard", required=True,
+                                     rwe=True))
+        log.append(f"{full}: new required parameter card_id binds {{idCard}}")
     elif full == "DeployApi.GetTeamMembers":
         tool["params"].insert(0, _param("team_id", "string", "path", "teamId", required=True))
         log.append(f"{full}: new required parameter team_id binds {{teamId}}")
