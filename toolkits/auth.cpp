@@ -99,8 +99,7 @@ tool_result<void> fill_url_secret(toolkit_spec const& toolkit, secret_transmissi
 {
     auto const unusable = [&](std::string_view expected) {
         return refuse(std::string(toolkit.name) + ": the secret " + std::string(rule.secret) +
-                          " is not usable: expected " + std::string(expected) +
-                          "; nothing was sent");
+                      " is not usable: expected " + std::string(expected) + "; nothing was sent");
     };
     if (rule.name == "host") {
         if (!is_host_label(value)) {
@@ -112,8 +111,9 @@ tool_result<void> fill_url_secret(toolkit_spec const& toolkit, secret_transmissi
             value.pop_back();
         }
         auto parsed = urls::parse_absolute_uri(value);
-        bool const usable = parsed && (parsed->scheme_id() == urls::scheme::https ||
-                                       parsed->scheme_id() == urls::scheme::http) &&
+        bool const usable = parsed &&
+                            (parsed->scheme_id() == urls::scheme::https ||
+                             parsed->scheme_id() == urls::scheme::http) &&
                             !parsed->encoded_host().empty() && !parsed->has_userinfo() &&
                             !parsed->has_query() && !parsed->has_fragment();
         if (!usable) {
@@ -186,15 +186,16 @@ tool_result<void> authenticate(toolkit_spec const& toolkit, tool_spec const& too
             names += i == 0 ? "" : (i + 1 == missing.size() ? " and " : ", ");
             names += missing[i];
         }
-        return refuse(std::string(toolkit.name) + "." + std::string(tool.name) + " needs " +
-                          names + ", which " + (missing.size() == 1 ? "is" : "are") +
-                          " not set: set the environment variable" +
-                          (missing.size() == 1 ? "" : "s") + " and call again; nothing was sent");
+        return refuse(std::string(toolkit.name) + "." + std::string(tool.name) + " needs " + names +
+                      ", which " + (missing.size() == 1 ? "is" : "are") +
+                      " not set: set the environment variable" + (missing.size() == 1 ? "" : "s") +
+                      " and call again; nothing was sent");
     }
     // URL secrets first: they are the ones that can still be refused (malformed values).
     for (auto& [rule, value] : found) {
         if (rule->in == "url") {
-            if (auto filled = fill_url_secret(toolkit, *rule, std::move(value), prepared); !filled) {
+            if (auto filled = fill_url_secret(toolkit, *rule, std::move(value), prepared);
+                !filled) {
                 return filled.error();
             }
         }

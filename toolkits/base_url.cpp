@@ -61,7 +61,8 @@ make_base_url_override(std::string_view toolkit, std::string_view url)
         return bad(toolkit, "the URL must not carry user:password@");
     }
     if (parsed->has_query() || parsed->has_fragment()) {
-        return bad(toolkit, "the URL must not have a ?query or #fragment (operation paths follow it)");
+        return bad(toolkit,
+                   "the URL must not have a ?query or #fragment (operation paths follow it)");
     }
     std::string normalised(url);
     while (normalised.ends_with('/')) {
@@ -79,9 +80,10 @@ parse_base_url_override(std::string_view text, std::span<const std::string_view>
                             "StoreApi=https://127.0.0.1:8443/prefix), got no '='"};
     }
     std::string_view toolkit = text.substr(0, eq);
-    if (!known_toolkits.empty()) {
-        auto it = std::find_if(known_toolkits.begin(), known_toolkits.end(),
-                               [&](std::string_view k) { return equals_ignoring_case(k, toolkit); });
+    if (!known_toolkits.empty() && !toolkit.empty()) {
+        auto it =
+            std::find_if(known_toolkits.begin(), known_toolkits.end(),
+                         [&](std::string_view k) { return equals_ignoring_case(k, toolkit); });
         if (it == known_toolkits.end()) {
             std::string names;
             for (auto k : known_toolkits) {
@@ -132,8 +134,8 @@ tool_result<std::string> resolve_url_template(toolkit_spec const& toolkit, tool_
     }
     if (best.empty()) {
         return refuse(std::string(toolkit.name) + "." + std::string(tool.name) +
-                          ": its URL starts with none of the toolkit's base URLs, so the base URL "
-                          "override cannot apply; nothing was sent");
+                      ": its URL starts with none of the toolkit's base URLs, so the base URL "
+                      "override cannot apply; nothing was sent");
     }
     return std::string(*replacement) + std::string(tool.http.url.substr(best.size()));
 }

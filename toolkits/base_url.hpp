@@ -42,7 +42,8 @@ struct config_error {
 /// spelling). Error messages name the toolkit and the problem, never echo the URL (it might
 /// carry a password).
 boost::system::result<base_url_override, config_error>
-parse_base_url_override(std::string_view text, std::span<const std::string_view> known_toolkits = {});
+parse_base_url_override(std::string_view text,
+                        std::span<const std::string_view> known_toolkits = {});
 
 /// Validates and normalises a URL given for `toolkit` (e.g. from `TOOLGATE_BASE_URL_STOREAPI`).
 boost::system::result<base_url_override, config_error>

@@ -35,7 +35,10 @@ public:
         : values_(std::move(values))
     {
     }
-    void set(std::string variable, std::string value) { values_[std::move(variable)] = std::move(value); }
+    void set(std::string variable, std::string value)
+    {
+        values_[std::move(variable)] = std::move(value);
+    }
     std::optional<std::string> find(std::string_view variable) const override;
 
 private:

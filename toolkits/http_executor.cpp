@@ -30,9 +30,10 @@ tool_result<prepared_request> http_executor::prepare(toolkit_spec const& toolkit
     return prepared;
 }
 
-boost::asio::awaitable<protocol::call_result>
-http_executor::execute(toolkit_spec const& toolkit, tool_spec const& tool,
-                       boost::json::object arguments, call_context& /*context*/)
+boost::asio::awaitable<protocol::call_result> http_executor::execute(toolkit_spec const& toolkit,
+                                                                     tool_spec const& tool,
+                                                                     boost::json::object arguments,
+                                                                     call_context& /*context*/)
 {
     if (auto local = answer_locally(tool, arguments)) {
         co_return std::move(*local);

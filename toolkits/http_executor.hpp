@@ -21,9 +21,10 @@ public:
     /// Runs one call. Cancellation (notifications/cancelled, session end) reaches the
     /// outbound client through this coroutine's cancellation slot. `toolkit` and `tool` are
     /// catalogue entries with static storage.
-    boost::asio::awaitable<protocol::call_result>
-    execute(toolkit_spec const& toolkit, tool_spec const& tool, boost::json::object arguments,
-            call_context& context) override;
+    boost::asio::awaitable<protocol::call_result> execute(toolkit_spec const& toolkit,
+                                                          tool_spec const& tool,
+                                                          boost::json::object arguments,
+                                                          call_context& context) override;
 
     /// The request a call would send, credentials included and marked as secret, without
     /// sending it (for a dry run, which redacts `secret_headers`/`secret_query` and the

@@ -43,14 +43,14 @@ tool_result<void> set_dotted(json::object& body, std::string_view argument, std:
         }
         if (!child.is_object()) {
             return refuse("argument `" + std::string(argument) + "`: body property `" +
-                              std::string(path) + "` collides with another argument's value");
+                          std::string(path) + "` collides with another argument's value");
         }
         node = &child.as_object();
         rest = rest.substr(dot + 1);
     }
     if (node->contains(rest)) {
         return refuse("argument `" + std::string(argument) + "`: body property `" +
-                          std::string(path) + "` is already set by another argument");
+                      std::string(path) + "` is already set by another argument");
     }
     node->emplace(rest, value);
     return {};
@@ -62,10 +62,17 @@ std::string quoted_form_name(std::string_view text)
     std::string out;
     for (char c : text) {
         switch (c) {
-        case '"': out += "%22"; break;
-        case '\r': out += "%0D"; break;
-        case '\n': out += "%0A"; break;
-        default: out += c;
+        case '"':
+            out += "%22";
+            break;
+        case '\r':
+            out += "%0D";
+            break;
+        case '\n':
+            out += "%0A";
+            break;
+        default:
+            out += c;
         }
     }
     return out;
@@ -97,9 +104,9 @@ std::string render_multipart(std::span<const form_field> fields, std::string con
         body += "Content-Disposition: form-data; name=\"" + quoted_form_name(f.name) + "\"";
         if (!f.filename.empty()) {
             body += "; filename=\"" + quoted_form_name(f.filename) + "\"\r\n";
-            body += "Content-Type: " +
-                    (f.content_type.empty() ? std::string("application/octet-stream")
-                                            : f.content_type);
+            body +=
+                "Content-Type: " +
+                (f.content_type.empty() ? std::string("application/octet-stream") : f.content_type);
         }
         body += "\r\n\r\n" + f.value + "\r\n";
     }
@@ -126,13 +133,20 @@ std::pair<std::size_t, std::size_t> line_and_column(std::string_view text, std::
 std::string format_scalar(json::value const& value)
 {
     switch (value.kind()) {
-    case json::kind::string: return std::string(value.get_string());
-    case json::kind::bool_: return value.get_bool() ? "true" : "false";
-    case json::kind::int64: return std::to_string(value.get_int64());
-    case json::kind::uint64: return std::to_string(value.get_uint64());
-    case json::kind::double_: return format_double(value.get_double());
-    case json::kind::null: return {};
-    default: return json::serialize(value);
+    case json::kind::string:
+        return std::string(value.get_string());
+    case json::kind::bool_:
+        return value.get_bool() ? "true" : "false";
+    case json::kind::int64:
+        return std::to_string(value.get_int64());
+    case json::kind::uint64:
+        return std::to_string(value.get_uint64());
+    case json::kind::double_:
+        return format_double(value.get_double());
+    case json::kind::null:
+        return {};
+    default:
+        return json::serialize(value);
     }
 }
 
@@ -173,7 +187,7 @@ tool_result<std::string> make_json_body(std::span<const body_field> fields)
         if (f.wire_name == entire_body) {
             if (!whole_from.empty()) {
                 return refuse("arguments `" + std::string(whole_from) + "` and `" +
-                                  std::string(f.argument) + "` both claim the whole request body");
+                              std::string(f.argument) + "` both claim the whole request body");
             }
             body = *f.value;
             whole_from = f.argument;
@@ -188,13 +202,16 @@ tool_result<std::string> make_json_body(std::span<const body_field> fields)
         }
         if (!body.is_object()) {
             return refuse("argument `" + std::string(f.argument) +
-                              "` cannot be added to the body given by `" +
-                              std::string(whole_from) + "`, which is not a JSON object");
+                          "` cannot be added to the body given by `" + std::string(whole_from) +
+                          "`, which is not a JSON object");
         }
         auto placed = set_dotted(body.as_object(), f.argument, f.wire_name, *f.value);
         if (!placed) {
             return placed.error();
         }
+    }
+    if (body.is_null()) {
+        body = json::object{}; // a body operation called without body arguments
     }
     return json::serialize(body);
 }
@@ -221,7 +238,8 @@ multipart_body make_multipart_body(std::span<const form_field> fields)
             clash = clash || f.value.find(boundary) != std::string::npos;
         }
         if (!clash) {
-            return {"multipart/form-data; boundary=" + boundary, render_multipart(fields, boundary)};
+            return {"multipart/form-data; boundary=" + boundary,
+                    render_multipart(fields, boundary)};
         }
     }
 }
@@ -231,8 +249,8 @@ tool_result<std::string> check_request_body(std::string_view argument, std::stri
     auto const first = text.find_first_not_of(" \t\r\n");
     if (first == std::string_view::npos) {
         return refuse("argument `" + std::string(argument) +
-                          "` is empty; expected a JSON text (call with mode `get_request_schema` "
-                          "to see its schema)");
+                      "` is empty; expected a JSON text (call with mode `get_request_schema` "
+                      "to see its schema)");
     }
     auto const last = text.find_last_not_of(" \t\r\n");
     json::stream_parser parser;
@@ -245,8 +263,8 @@ tool_result<std::string> check_request_body(std::string_view argument, std::stri
         auto const offset = ec == json::error::incomplete ? text.size() : consumed;
         auto const [line, column] = line_and_column(text, offset);
         return refuse("argument `" + std::string(argument) + "` is not valid JSON at line " +
-                          std::to_string(line) + ", column " + std::to_string(column) + ": " +
-                          ec.message());
+                      std::to_string(line) + ", column " + std::to_string(column) + ": " +
+                      ec.message());
     }
     return std::string(text.substr(first, last - first + 1));
 }

@@ -59,7 +59,10 @@ wire_quirk const* find_quirk(toolkit_spec const& toolkit, tool_spec const& tool,
     return nullptr;
 }
 
-std::string arg_name(param_spec const& p) { return "argument `" + std::string(p.name) + "`"; }
+std::string arg_name(param_spec const& p)
+{
+    return "argument `" + std::string(p.name) + "`";
+}
 
 bool is_secret_placeholder(std::string_view name)
 {
@@ -68,14 +71,19 @@ bool is_secret_placeholder(std::string_view name)
     });
 }
 
+std::string lower(std::string_view text)
+{
+    std::string out(text);
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return out;
+}
+
 bool is_credential_header(std::string_view name)
 {
     static constexpr std::string_view names[] = {"authorization", "proxy-authorization", "cookie",
                                                  "x-api-key"};
-    std::string lower(name);
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return std::find(std::begin(names), std::end(names), lower) != std::end(names);
+    return std::find(std::begin(names), std::end(names), lower(name)) != std::end(names);
 }
 
 bool same_name(std::string_view a, std::string_view b)
@@ -112,7 +120,10 @@ std::string encode_path_value(std::string_view value)
     return encode_component(value);
 }
 
-bool is_hex(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
+bool is_hex(char c)
+{
+    return std::isxdigit(static_cast<unsigned char>(c)) != 0;
+}
 
 std::string encode_pre_encoded(std::string_view value)
 {
@@ -182,8 +193,8 @@ void add_query_param(request_parts& parts, param_spec const& p, json::value cons
     }
 }
 
-tool_result<void> add_header_param(request_parts& parts, prepared_request& out,
-                                   param_spec const& p, json::value const& value)
+tool_result<void> add_header_param(request_parts& parts, prepared_request& out, param_spec const& p,
+                                   json::value const& value)
 {
     std::string text;
     if (value.is_array()) {
@@ -197,10 +208,10 @@ tool_result<void> add_header_param(request_parts& parts, prepared_request& out,
     // A CR or LF would end the header and let the value forge headers or a body.
     if (text.find_first_of(std::string_view("\r\n\0", 3)) != std::string::npos) {
         return refuse(arg_name(p) + ": a header value must not contain line breaks (CR or "
-                                        "LF) or NUL characters; nothing was sent");
+                                    "LF) or NUL characters; nothing was sent");
     }
     if (is_credential_header(p.wire_name)) {
-        out.request.secret_headers.emplace_back(p.wire_name);
+        out.request.secret_headers.push_back(lower(p.wire_name));
         out.redactions.push_back(text);
     }
     set_header(parts.headers, p.wire_name, std::move(text));
@@ -212,10 +223,12 @@ void add_form_param(request_parts& parts, param_spec const& p, json::value const
 {
     if (quirk != nullptr && quirk->kind == quirk_kind::multipart_file) {
         form_field field{std::string(p.wire_name), format_scalar(value), "attachment", {}};
-        if (auto const* name = arguments.if_contains(quirk->filename_from); name && !name->is_null()) {
+        if (auto const* name = arguments.if_contains(quirk->filename_from);
+            name && !name->is_null()) {
             field.filename = format_scalar(*name);
         }
-        if (auto const* type = arguments.if_contains(quirk->content_type_from); type && !type->is_null()) {
+        if (auto const* type = arguments.if_contains(quirk->content_type_from);
+            type && !type->is_null()) {
             field.content_type = format_scalar(*type);
         }
         parts.form.push_back(std::move(field));
@@ -255,12 +268,12 @@ tool_result<std::string> fill_path(std::string_view url, tool_spec const& tool,
         });
         if (p == tool.params.end()) {
             return refuse("tool " + std::string(tool.name) + ": the URL placeholder {" +
-                              std::string(name) + "} has no parameter; nothing was sent");
+                          std::string(name) + "} has no parameter; nothing was sent");
         }
         auto const* value = arguments.if_contains(p->name);
         if (value == nullptr || value->is_null()) {
             return refuse(arg_name(*p) + " is required: it fills {" + std::string(name) +
-                              "} in the URL path");
+                          "} in the URL path");
         }
         auto text = format_scalar(*value);
         if (text.empty()) {
@@ -288,7 +301,8 @@ tool_result<void> check_m_tool(tool_spec const& tool, json::object const& argume
                 return refuse(arg_name(p) + ": expected `get_request_schema` or `execute`");
             }
         } else if (p.in == param_location::request_body && given) {
-            auto text = value->is_string() ? std::string(value->get_string()) : json::serialize(*value);
+            auto text =
+                value->is_string() ? std::string(value->get_string()) : json::serialize(*value);
             auto checked = check_request_body(p.name, text);
             if (!checked) {
                 return checked.error();
@@ -301,8 +315,93 @@ tool_result<void> check_m_tool(tool_spec const& tool, json::object const& argume
     }
     if (!missing.empty()) {
         return refuse("mode `execute` needs " + missing +
-                          " (call with mode `get_request_schema` to see the body's schema)");
+                      " (call with mode `get_request_schema` to see the body's schema)");
     }
+    return {};
+}
+
+/// Puts every given query, header, body and form argument into `parts`.
+tool_result<void> collect_arguments(toolkit_spec const& toolkit, tool_spec const& tool,
+                                    json::object const& arguments, request_parts& parts,
+                                    prepared_request& out)
+{
+    bool marker_given = false;
+    bool usemarker_open = false;
+    for (auto const& p : tool.params) {
+        auto const* quirk = find_quirk(toolkit, tool, p);
+        auto const* value = arguments.if_contains(p.name);
+        usemarker_open = usemarker_open || (p.in == param_location::query &&
+                                            p.wire_name == "usemarker" && value == nullptr);
+        if (value == nullptr || value->is_null()) {
+            continue; // never send what the caller did not give, not even a default
+        }
+        if (quirk != nullptr && quirk->kind == quirk_kind::multipart_file) {
+            add_form_param(parts, p, *value, arguments, quirk);
+            continue;
+        }
+        switch (p.in) {
+        case param_location::query:
+            marker_given = marker_given || p.wire_name == "marker";
+            add_query_param(parts, p, *value, quirk);
+            break;
+        case param_location::header:
+            if (auto added = add_header_param(parts, out, p, *value); !added) {
+                return added.error();
+            }
+            break;
+        case param_location::body:
+            parts.body.push_back({p.name, p.wire_name, value});
+            break;
+        case param_location::form:
+            add_form_param(parts, p, *value, arguments, nullptr);
+            break;
+        case param_location::path:
+        case param_location::mode:
+        case param_location::request_body:
+            break; // handled by fill_path and check_m_tool
+        }
+    }
+    // Box pages by marker only when asked to (DECISIONS: wire details).
+    if (marker_given && usemarker_open) {
+        add_query(parts.query, "usemarker", "true");
+    }
+    return {};
+}
+
+/// Sets the body and its Content-Type: an M-tool's request_body, a form, or a JSON body from
+/// body arguments. A body operation (POST, PUT, PATCH) called without body arguments still
+/// sends an empty object.
+tool_result<void> attach_body(tool_spec const& tool, request_parts& parts,
+                              transport::outbound_request& request)
+{
+    if (!parts.request_body.empty()) {
+        request.body = std::move(parts.request_body);
+        set_header(parts.headers, "Content-Type", "application/json");
+        return {};
+    }
+    if (!parts.form.empty()) {
+        if (parts.multipart || tool.http.body_content_type.starts_with("multipart/")) {
+            auto body = make_multipart_body(parts.form);
+            request.body = std::move(body.body);
+            set_header(parts.headers, "Content-Type", std::move(body.content_type));
+        } else {
+            request.body = make_urlencoded_body(parts.form);
+            set_header(parts.headers, "Content-Type", "application/x-www-form-urlencoded");
+        }
+        return {};
+    }
+    bool const takes_body = std::any_of(tool.params.begin(), tool.params.end(),
+                                        [](auto const& p) { return p.in == param_location::body; });
+    bool const bodiless_method = request.method == "GET" || request.method == "DELETE";
+    if (parts.body.empty() && (!takes_body || bodiless_method)) {
+        return {};
+    }
+    auto body = make_json_body(parts.body);
+    if (!body) {
+        return body.error();
+    }
+    request.body = std::move(*body);
+    set_header(parts.headers, "Content-Type", "application/json");
     return {};
 }
 
@@ -350,39 +449,8 @@ tool_result<prepared_request> build_request(toolkit_spec const& toolkit, tool_sp
     if (!url) {
         return url.error();
     }
-    bool marker_given = false;
-    bool usemarker_open = false;
-    for (auto const& p : tool.params) {
-        auto const* quirk = find_quirk(toolkit, tool, p);
-        auto const* value = arguments.if_contains(p.name);
-        usemarker_open = usemarker_open || (p.in == param_location::query && p.wire_name == "usemarker" && value == nullptr);
-        if (value == nullptr || value->is_null()) {
-            continue; // never send what the caller did not give, not even a default
-        }
-        if (quirk != nullptr && quirk->kind == quirk_kind::multipart_file) {
-            add_form_param(parts, p, *value, arguments, quirk);
-            continue;
-        }
-        switch (p.in) {
-        case param_location::query:
-            marker_given = marker_given || p.wire_name == "marker";
-            add_query_param(parts, p, *value, quirk);
-            break;
-        case param_location::header:
-            if (auto added = add_header_param(parts, out, p, *value); !added) {
-                return added.error();
-            }
-            break;
-        case param_location::body: parts.body.push_back({p.name, p.wire_name, value}); break;
-        case param_location::form: add_form_param(parts, p, *value, arguments, nullptr); break;
-        case param_location::path:
-        case param_location::mode:
-        case param_location::request_body: break; // handled above
-        }
-    }
-    // Box pages by marker only when asked to (DECISIONS: wire details).
-    if (marker_given && usemarker_open) {
-        add_query(parts.query, "usemarker", "true");
+    if (auto collected = collect_arguments(toolkit, tool, arguments, parts, out); !collected) {
+        return collected.error();
     }
     auto& request = out.request;
     request.method = std::string(tool.http.method);
@@ -391,34 +459,8 @@ tool_result<prepared_request> build_request(toolkit_spec const& toolkit, tool_sp
         request.url += '?';
         request.url += parts.query;
     }
-    if (!parts.request_body.empty()) {
-        request.body = std::move(parts.request_body);
-        set_header(parts.headers, "Content-Type", "application/json");
-    } else if (!parts.form.empty()) {
-        bool const multipart = parts.multipart || tool.http.body_content_type.starts_with("multipart/");
-        if (multipart) {
-            auto body = make_multipart_body(parts.form);
-            request.body = std::move(body.body);
-            set_header(parts.headers, "Content-Type", std::move(body.content_type));
-        } else {
-            request.body = make_urlencoded_body(parts.form);
-            set_header(parts.headers, "Content-Type", "application/x-www-form-urlencoded");
-        }
-    } else {
-        bool const takes_body = std::any_of(tool.params.begin(), tool.params.end(), [](auto const& p) {
-            return p.in == param_location::body;
-        });
-        bool const sends_body = !parts.body.empty() || (takes_body && request.method != "GET" &&
-                                                        request.method != "DELETE");
-        if (sends_body) {
-            // A body operation called without body arguments still sends an (empty) object.
-            auto body = make_json_body(parts.body);
-            if (!body) {
-                return body.error();
-            }
-            request.body = std::move(*body);
-            set_header(parts.headers, "Content-Type", "application/json");
-        }
+    if (auto attached = attach_body(tool, parts, request); !attached) {
+        return attached.error();
     }
     request.headers = std::move(parts.headers);
     return out;

@@ -88,7 +88,6 @@ std::string minify_json(std::string_view json_text)
     return out;
 }
 
-
 using protocol::call_result;
 using transport::outbound_failure;
 
@@ -113,8 +112,9 @@ std::string credential_hint(prepared_request const& sent, unsigned status)
                            ? std::string("the credentials given in the arguments")
                            : "the credential in " + join_names(sent.credential_variables);
     if (status == 401) {
-        return "the platform did not accept " + where + ": check that it is set, complete "
-                                                        "and not expired";
+        return "the platform did not accept " + where +
+               ": check that it is set, complete "
+               "and not expired";
     }
     return "the platform refused the operation with " + where +
            ": the account or token may lack the permission or scope it needs";
@@ -157,14 +157,19 @@ std::string status_hint(prepared_request const& sent, transport::outbound_respon
     auto const status = response.status;
     switch (status) {
     case 401:
-    case 403: return credential_hint(sent, status);
-    case 404: return not_found_hint(sent);
-    case 409: return "the request conflicts with the item's current state: read it again first";
+    case 403:
+        return credential_hint(sent, status);
+    case 404:
+        return not_found_hint(sent);
+    case 409:
+        return "the request conflicts with the item's current state: read it again first";
     case 412:
         return "the item's etag no longer matches the one sent (If-Match): fetch the item again "
                "for its current etag, then retry";
-    case 429: return rate_limit_hint(response.header("Retry-After"));
-    default: break;
+    case 429:
+        return rate_limit_hint(response.header("Retry-After"));
+    default:
+        break;
     }
     if (status >= 500) {
         return "the platform failed to handle the request: retrying later may help";
@@ -185,8 +190,8 @@ std::string cut(std::string_view text, std::size_t limit)
     return std::string(text.substr(0, end));
 }
 
-std::string quoted_body(transport::outbound_response const& response,
-                        prepared_request const& sent, std::size_t limit)
+std::string quoted_body(transport::outbound_response const& response, prepared_request const& sent,
+                        std::size_t limit)
 {
     if (response.body.empty()) {
         return {};
@@ -203,8 +208,8 @@ std::string quoted_body(transport::outbound_response const& response,
     }
     auto shown = cut(text, limit);
     auto const shown_size = shown.size();
-    return "\nThe platform said: " + std::move(shown) + "\n(cut to " +
-           std::to_string(shown_size) + " of " + std::to_string(text.size()) + " bytes)";
+    return "\nThe platform said: " + std::move(shown) + "\n(cut to " + std::to_string(shown_size) +
+           " of " + std::to_string(text.size()) + " bytes)";
 }
 
 bool changes_things(std::string_view method)
@@ -225,21 +230,27 @@ std::string origin_of(std::string_view url)
 std::string_view failure_phase(outbound_failure failure)
 {
     switch (failure) {
-    case outbound_failure::bad_url: return "the request URL could not be used";
-    case outbound_failure::resolve: return "the platform's host name could not be resolved";
-    case outbound_failure::connect: return "could not connect to the platform";
+    case outbound_failure::bad_url:
+        return "the request URL could not be used";
+    case outbound_failure::resolve:
+        return "the platform's host name could not be resolved";
+    case outbound_failure::connect:
+        return "could not connect to the platform";
     case outbound_failure::tls:
         return "the TLS handshake with the platform failed (certificate or host name not trusted)";
-    case outbound_failure::timeout: return "the platform did not answer before the deadline";
-    case outbound_failure::cancelled: return "the call was cancelled before the platform answered";
+    case outbound_failure::timeout:
+        return "the platform did not answer before the deadline";
+    case outbound_failure::cancelled:
+        return "the call was cancelled before the platform answered";
     case outbound_failure::too_large:
         return "the platform's answer exceeded the response size limit";
-    case outbound_failure::protocol: return "the platform's answer was not valid HTTP";
-    case outbound_failure::none: break;
+    case outbound_failure::protocol:
+        return "the platform's answer was not valid HTTP";
+    case outbound_failure::none:
+        break;
     }
     return "the call failed";
 }
-
 
 std::string reason_phrase(transport::outbound_response const& response)
 {
@@ -247,27 +258,48 @@ std::string reason_phrase(transport::outbound_response const& response)
         return response.reason;
     }
     switch (response.status) {
-    case 200: return "OK";
-    case 201: return "Created";
-    case 202: return "Accepted";
-    case 204: return "No Content";
-    case 304: return "Not Modified";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 409: return "Conflict";
-    case 412: return "Precondition Failed";
-    case 413: return "Content Too Large";
-    case 415: return "Unsupported Media Type";
-    case 422: return "Unprocessable Content";
-    case 429: return "Too Many Requests";
-    case 500: return "Internal Server Error";
-    case 502: return "Bad Gateway";
-    case 503: return "Service Unavailable";
-    case 504: return "Gateway Timeout";
-    default: return "";
+    case 200:
+        return "OK";
+    case 201:
+        return "Created";
+    case 202:
+        return "Accepted";
+    case 204:
+        return "No Content";
+    case 304:
+        return "Not Modified";
+    case 400:
+        return "Bad Request";
+    case 401:
+        return "Unauthorized";
+    case 403:
+        return "Forbidden";
+    case 404:
+        return "Not Found";
+    case 405:
+        return "Method Not Allowed";
+    case 409:
+        return "Conflict";
+    case 412:
+        return "Precondition Failed";
+    case 413:
+        return "Content Too Large";
+    case 415:
+        return "Unsupported Media Type";
+    case 422:
+        return "Unprocessable Content";
+    case 429:
+        return "Too Many Requests";
+    case 500:
+        return "Internal Server Error";
+    case 502:
+        return "Bad Gateway";
+    case 503:
+        return "Service Unavailable";
+    case 504:
+        return "Gateway Timeout";
+    default:
+        return "";
     }
 }
 
@@ -309,6 +341,13 @@ call_result failure_result(toolkit_spec const& toolkit, tool_spec const& tool,
     return call_result::error(std::move(message));
 }
 
+bool has_control_bytes(std::string_view body)
+{
+    return std::any_of(body.begin(), body.end(), [](char c) {
+        auto const u = static_cast<unsigned char>(c);
+        return u < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f';
+    });
+}
 
 std::string media_type_of(transport::outbound_response const& response)
 {
@@ -330,8 +369,9 @@ bool is_json_type(std::string_view type)
 bool is_text_type(std::string_view type)
 {
     static constexpr std::string_view textual[] = {
-        "application/xml", "application/javascript", "application/x-www-form-urlencoded",
-        "application/yaml", "application/x-yaml", "application/x-ndjson", "application/csv"};
+        "application/xml",  "application/javascript", "application/x-www-form-urlencoded",
+        "application/yaml", "application/x-yaml",     "application/x-ndjson",
+        "application/csv"};
     return type.starts_with("text/") || type.ends_with("+xml") ||
            std::find(std::begin(textual), std::end(textual), type) != std::end(textual);
 }
@@ -368,8 +408,8 @@ call_result binary_result(toolkit_spec const& toolkit, tool_spec const& tool,
         block.type = content_block::kind::image;
     } else {
         block.type = content_block::kind::resource;
-        block.uri = "toolgate://" + std::string(toolkit.name) + "/" + std::string(tool.name) +
-                    "/response";
+        block.uri =
+            "toolgate://" + std::string(toolkit.name) + "/" + std::string(tool.name) + "/response";
     }
     result.content.push_back(std::move(block));
     return result;
@@ -385,8 +425,8 @@ call_result success_result(toolkit_spec const& toolkit, tool_spec const& tool,
     }
     if (response.status == 204 || response.body.empty()) {
         return call_result::text(label + ": the platform answered with no content (HTTP " +
-                                 std::to_string(response.status) + " " +
-                                 reason_phrase(response) + ")");
+                                 std::to_string(response.status) + " " + reason_phrase(response) +
+                                 ")");
     }
     auto const type = media_type_of(response);
     if (type.starts_with("image/")) {
@@ -398,7 +438,9 @@ call_result success_result(toolkit_spec const& toolkit, tool_spec const& tool,
             return json_result(response.body, std::move(*value));
         }
     }
-    if ((maybe_json || is_text_type(type)) && is_valid_utf8(response.body)) {
+    // A declared text type is trusted; an untyped body must also look like text.
+    bool const textual = is_text_type(type) || (maybe_json && !has_control_bytes(response.body));
+    if (textual && is_valid_utf8(response.body)) {
         return call_result::text(response.body);
     }
     return binary_result(toolkit, tool, type, response.body);
@@ -410,8 +452,7 @@ std::string redact(std::string text, std::span<const std::string> secrets)
 {
     // Longest first, so a secret that contains another is masked whole.
     std::vector<std::string_view> ordered(secrets.begin(), secrets.end());
-    std::sort(ordered.begin(), ordered.end(),
-              [](auto a, auto b) { return a.size() > b.size(); });
+    std::sort(ordered.begin(), ordered.end(), [](auto a, auto b) { return a.size() > b.size(); });
     for (auto secret : ordered) {
         if (secret.empty()) {
             continue;

@@ -5,7 +5,6 @@
 #include <boost/assert/source_location.hpp>
 #include <boost/system/result.hpp>
 
-#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -31,12 +30,6 @@ inline tool_error refuse(std::string message)
 /// The outcome of a step that either produces a `T` or refuses the call.
 template <class T>
 using tool_result = boost::system::result<T, tool_error>;
-
-/// Prints the message (test diagnostics print results that way).
-inline std::ostream& operator<<(std::ostream& out, tool_error const& error)
-{
-    return out << error.message;
-}
 
 /// Lets `tool_result<T>::value()` throw when called on an error (a programming error).
 [[noreturn]] inline void throw_exception_from_error(tool_error const& error,

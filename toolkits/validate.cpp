@@ -1,7 +1,7 @@
 // Generic argument checks driven by param_spec; the per-tool rules live in validate_rules.cpp.
 #include "toolkits/validate.hpp"
 
-#include "toolkits/suggest.hpp"
+#include "protocol/suggest.hpp"
 
 #include <boost/json/value.hpp>
 
@@ -14,6 +14,7 @@ namespace json = boost::json;
 namespace {
 
 using result = std::optional<std::string>;
+using protocol::suggest_names;
 
 std::string_view type_name(json_type t)
 {

@@ -103,12 +103,25 @@ inline constexpr param_spec update_file_params[] = {
 };
 
 inline constexpr tool_spec store_tools[] = {
-    tool("GetFolder", {"GET", "https://api.box.com/2.0/folders/{folder_id}", box_version, ""}, get_folder_params, store_secrets),
-    tool("RetrieveFolderItems", {"GET", "https://api.box.com/2.0/folders/{folder_id}/items", box_version, ""}, folder_items_params, store_secrets),
-    tool("AbortUploadSession", {"DELETE", "https://upload.box.com/api/2.0/files/upload_sessions/{upload_session_id}", box_version, ""}, upload_session_params, store_secrets),
-    tool("DownloadZipContent", {"GET", "https://dl.boxcloud.com/2.0/zip_downloads/{zip_download_id}/content", box_version, ""}, zip_params, store_secrets),
-    tool("GetThumbnail", {"GET", "https://api.box.com/2.0/files/{file_id}/thumbnail.{extension}", box_version, ""}, thumbnail_params, store_secrets),
-    tool("UpdateFile", {"PUT", "https://api.box.com/2.0/files/{file_id}", box_version, "application/json"}, update_file_params, store_secrets),
+    tool("GetFolder", {"GET", "https://api.box.com/2.0/folders/{folder_id}", box_version, ""},
+         get_folder_params, store_secrets),
+    tool("RetrieveFolderItems",
+         {"GET", "https://api.box.com/2.0/folders/{folder_id}/items", box_version, ""},
+         folder_items_params, store_secrets),
+    tool("AbortUploadSession",
+         {"DELETE", "https://upload.box.com/api/2.0/files/upload_sessions/{upload_session_id}",
+          box_version, ""},
+         upload_session_params, store_secrets),
+    tool("DownloadZipContent",
+         {"GET", "https://dl.boxcloud.com/2.0/zip_downloads/{zip_download_id}/content", box_version,
+          ""},
+         zip_params, store_secrets),
+    tool("GetThumbnail",
+         {"GET", "https://api.box.com/2.0/files/{file_id}/thumbnail.{extension}", box_version, ""},
+         thumbnail_params, store_secrets),
+    tool("UpdateFile",
+         {"PUT", "https://api.box.com/2.0/files/{file_id}", box_version, "application/json"},
+         update_file_params, store_secrets),
 };
 inline constexpr toolkit_spec store = toolkit("StoreApi", store_auth, store_bases, store_tools);
 inline constexpr tool_spec const& get_folder = store_tools[0];
@@ -134,12 +147,17 @@ inline constexpr param_spec execute_tool_params[] = {
 };
 inline constexpr tool_spec engine_tools[] = {
     tool("CheckEngineHealth", {"GET", "https://api.arcade.dev/v1/health", {}, ""}),
-    tool("ListAccessibleProjects", {"GET", "https://api.arcade.dev/v1/projects", {}, ""}, projects_params, engine_secrets),
-    m_tool(tool("ExecuteTool", {"POST", "https://api.arcade.dev/v1/tools/execute", json_content, "application/json"}, execute_tool_params, engine_secrets),
-           R"({"type":"object","properties":{"tool_name":{"type":"string"}},"required":["tool_name"]})"),
+    tool("ListAccessibleProjects", {"GET", "https://api.arcade.dev/v1/projects", {}, ""},
+         projects_params, engine_secrets),
+    m_tool(
+        tool("ExecuteTool",
+             {"POST", "https://api.arcade.dev/v1/tools/execute", json_content, "application/json"},
+             execute_tool_params, engine_secrets),
+        R"({"type":"object","properties":{"tool_name":{"type":"string"}},"required":["tool_name"]})"),
     tool("ListTools", {"GET", "https://api.arcade.dev/v1/tools", {}, ""}, {}, engine_secrets),
 };
-inline constexpr toolkit_spec engine = toolkit("CoreEngineApi", engine_auth, engine_bases, engine_tools);
+inline constexpr toolkit_spec engine =
+    toolkit("CoreEngineApi", engine_auth, engine_bases, engine_tools);
 inline constexpr tool_spec const& engine_health = engine_tools[0];
 inline constexpr tool_spec const& engine_projects = engine_tools[1];
 inline constexpr tool_spec const& execute_tool = engine_tools[2];
@@ -147,12 +165,16 @@ inline constexpr tool_spec const& list_tools = engine_tools[3];
 
 // --- SearchApi: x-api-key ------------------------------------------------------------------
 inline constexpr std::string_view search_secrets[] = {"SEARCH_API_KEY"};
-inline constexpr secret_transmission search_auth[] = {{"SEARCH_API_KEY", "header", "x-api-key", "{}"}};
+inline constexpr secret_transmission search_auth[] = {
+    {"SEARCH_API_KEY", "header", "x-api-key", "{}"}};
 inline constexpr std::string_view search_bases[] = {"https://api.exa.ai"};
-inline constexpr param_spec webset_params[] = {param("webset_id", "id", loc::path, jt::string, true)};
+inline constexpr param_spec webset_params[] = {
+    param("webset_id", "id", loc::path, jt::string, true)};
 inline constexpr tool_spec search_tools[] = {
-    tool("GetWebset", {"GET", "https://api.exa.ai/websets/v0/websets/{id}", {}, ""}, webset_params, search_secrets)};
-inline constexpr toolkit_spec search = toolkit("SearchApi", search_auth, search_bases, search_tools);
+    tool("GetWebset", {"GET", "https://api.exa.ai/websets/v0/websets/{id}", {}, ""}, webset_params,
+         search_secrets)};
+inline constexpr toolkit_spec search =
+    toolkit("SearchApi", search_auth, search_bases, search_tools);
 
 // --- LedgerApi: Bearer token, tenant header parameter, binary Accept ------------------------
 inline constexpr std::string_view ledger_secrets[] = {"LEDGER_ACCESS_TOKEN"};
@@ -166,15 +188,19 @@ inline constexpr param_spec invoice_params[] = {
     param("invoice_ids", "IDs", loc::query, jt::array, false, array_format::comma),
 };
 inline constexpr tool_spec ledger_tools[] = {
-    tool("GetInvoiceAsPdf", {"GET", "https://api.xero.com/api.xro/2.0/Invoices/{InvoiceID}", pdf_accept, ""}, invoice_params, ledger_secrets)};
-inline constexpr toolkit_spec ledger = toolkit("LedgerApi", ledger_auth, ledger_bases, ledger_tools);
+    tool("GetInvoiceAsPdf",
+         {"GET", "https://api.xero.com/api.xro/2.0/Invoices/{InvoiceID}", pdf_accept, ""},
+         invoice_params, ledger_secrets)};
+inline constexpr toolkit_spec ledger =
+    toolkit("LedgerApi", ledger_auth, ledger_bases, ledger_tools);
 
 // --- DeskApi: HTTP Basic, the account host from a secret, a pre-encoded filter, a form -----
 inline constexpr std::string_view desk_secrets[] = {"DESK_API_KEY", "DESK_SUBDOMAIN"};
 inline constexpr secret_transmission desk_auth[] = {
     {"DESK_API_KEY", "basic", "Authorization", "Basic base64({}:)"},
     {"DESK_SUBDOMAIN", "url", "host", "https://{}.freshservice.com/api/v2"}};
-inline constexpr std::string_view desk_bases[] = {"https://{DESK_SUBDOMAIN}.freshservice.com/api/v2"};
+inline constexpr std::string_view desk_bases[] = {
+    "https://{DESK_SUBDOMAIN}.freshservice.com/api/v2"};
 inline constexpr param_spec assets_params[] = {
     param("asset_filter_query", "filter", loc::query),
     param("search_query", "search", loc::query),
@@ -185,8 +211,14 @@ inline constexpr param_spec form_params[] = {
     param("cc_emails", "cc_emails", loc::form, jt::array),
 };
 inline constexpr tool_spec desk_tools[] = {
-    tool("ListAssets", {"GET", "https://{DESK_SUBDOMAIN}.freshservice.com/api/v2/assets", {}, ""}, assets_params, desk_secrets),
-    tool("SubmitForm", {"POST", "https://{DESK_SUBDOMAIN}.freshservice.com/api/v2/forms", {}, "application/x-www-form-urlencoded"}, form_params, desk_secrets),
+    tool("ListAssets", {"GET", "https://{DESK_SUBDOMAIN}.freshservice.com/api/v2/assets", {}, ""},
+         assets_params, desk_secrets),
+    tool("SubmitForm",
+         {"POST",
+          "https://{DESK_SUBDOMAIN}.freshservice.com/api/v2/forms",
+          {},
+          "application/x-www-form-urlencoded"},
+         form_params, desk_secrets),
 };
 inline constexpr toolkit_spec desk = toolkit("DeskApi", desk_auth, desk_bases, desk_tools);
 inline constexpr tool_spec const& list_assets = desk_tools[0];
@@ -194,8 +226,8 @@ inline constexpr tool_spec const& submit_form = desk_tools[1];
 
 // --- KanbanApi: key and token in the query, a multipart attachment ------------------------
 inline constexpr std::string_view kanban_secrets[] = {"KANBAN_API_KEY", "KANBAN_TOKEN"};
-inline constexpr secret_transmission kanban_auth[] = {
-    {"KANBAN_API_KEY", "query", "key", "{}"}, {"KANBAN_TOKEN", "query", "token", "{}"}};
+inline constexpr secret_transmission kanban_auth[] = {{"KANBAN_API_KEY", "query", "key", "{}"},
+                                                      {"KANBAN_TOKEN", "query", "token", "{}"}};
 inline constexpr std::string_view kanban_bases[] = {"https://api.trello.com/1"};
 inline constexpr param_spec attachment_params[] = {
     param("card_id", "id", loc::path, jt::string, true),
@@ -207,10 +239,14 @@ inline constexpr param_spec attachment_params[] = {
 inline constexpr param_spec cards_params[] = {
     param("card_ids", "ids", loc::query, jt::array, false, array_format::comma)};
 inline constexpr tool_spec kanban_tools[] = {
-    tool("AddAttachmentToKanbanCard", {"POST", "https://api.trello.com/1/cards/{id}/attachments", {}, "multipart/form-data"}, attachment_params, kanban_secrets),
-    tool("GetCards", {"GET", "https://api.trello.com/1/cards", {}, ""}, cards_params, kanban_secrets),
+    tool("AddAttachmentToKanbanCard",
+         {"POST", "https://api.trello.com/1/cards/{id}/attachments", {}, "multipart/form-data"},
+         attachment_params, kanban_secrets),
+    tool("GetCards", {"GET", "https://api.trello.com/1/cards", {}, ""}, cards_params,
+         kanban_secrets),
 };
-inline constexpr toolkit_spec kanban = toolkit("KanbanApi", kanban_auth, kanban_bases, kanban_tools);
+inline constexpr toolkit_spec kanban =
+    toolkit("KanbanApi", kanban_auth, kanban_bases, kanban_tools);
 inline constexpr tool_spec const& add_attachment = kanban_tools[0];
 inline constexpr tool_spec const& get_cards = kanban_tools[1];
 
@@ -226,10 +262,15 @@ inline constexpr param_spec tenants_params[] = {
     param("tenant_names", "(entire body)", loc::body, jt::array, true),
 };
 inline constexpr tool_spec vectordb_tools[] = {
-    tool("DeleteTenants", {"DELETE", "{VECTORDB_SERVER_URL}/v1/schema/{className}/tenants", json_content, "application/json"}, tenants_params, vectordb_secrets),
-    tool("GetSchema", {"GET", "{VECTORDB_SERVER_URL}/v1/schema", consistency, ""}, {}, vectordb_secrets),
+    tool("DeleteTenants",
+         {"DELETE", "{VECTORDB_SERVER_URL}/v1/schema/{className}/tenants", json_content,
+          "application/json"},
+         tenants_params, vectordb_secrets),
+    tool("GetSchema", {"GET", "{VECTORDB_SERVER_URL}/v1/schema", consistency, ""}, {},
+         vectordb_secrets),
 };
-inline constexpr toolkit_spec vectordb = toolkit("VectorDbApi", vectordb_auth, vectordb_bases, vectordb_tools);
+inline constexpr toolkit_spec vectordb =
+    toolkit("VectorDbApi", vectordb_auth, vectordb_bases, vectordb_tools);
 inline constexpr tool_spec const& delete_tenants = vectordb_tools[0];
 inline constexpr tool_spec const& get_schema = vectordb_tools[1];
 
@@ -245,9 +286,13 @@ inline constexpr param_spec transfer_params[] = {
     executing(param("request_body", "", loc::request_body)),
 };
 inline constexpr tool_spec deploy_tools[] = {
-    m_tool(tool("AcceptProjectTransfer", {"PUT", "https://api.vercel.com/projects/transfer-request/{code}", json_content, "application/json"}, transfer_params, deploy_secrets),
+    m_tool(tool("AcceptProjectTransfer",
+                {"PUT", "https://api.vercel.com/projects/transfer-request/{code}", json_content,
+                 "application/json"},
+                transfer_params, deploy_secrets),
            R"({"type":"object","properties":{"newProjectName":{"type":"string"}}})")};
-inline constexpr toolkit_spec deploy = toolkit("DeployApi", deploy_auth, deploy_bases, deploy_tools);
+inline constexpr toolkit_spec deploy =
+    toolkit("DeployApi", deploy_auth, deploy_bases, deploy_tools);
 inline constexpr tool_spec const& accept_transfer = deploy_tools[0];
 
 } // namespace toolgate::toolkits::fixtures

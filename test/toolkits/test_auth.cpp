@@ -35,10 +35,10 @@ prepared_request authed(toolkit_spec const& kit, tool_spec const& tool, std::str
                         base_url_overrides const& overrides = {})
 {
     auto built = build_request(kit, tool, json::parse(arguments).as_object(), overrides);
-    REQUIRE(built);
+    REQUIRE(built.has_value());
     auto done = authenticate(kit, tool, credentials, *built);
     INFO((done ? std::string() : done.error().message));
-    REQUIRE(done);
+    REQUIRE(done.has_value());
     return std::move(*built);
 }
 
@@ -63,12 +63,16 @@ TEST_CASE("each platform's credentials travel as its platform expects", "[toolki
 
     SECTION("Bearer tokens")
     {
-        auto [kit, tool, arguments, token, variable] =
-            GENERATE(table<toolkit_spec const*, tool_spec const*, std::string, std::string, std::string>({
-                {&fx::store, &fx::get_folder, R"({"folder_id":"1"})", "store-token-1", "STORE_ACCESS_TOKEN"},
+        auto [kit, tool, arguments, token, variable] = GENERATE(
+            table<toolkit_spec const*, tool_spec const*, std::string, std::string, std::string>({
+                {&fx::store, &fx::get_folder, R"({"folder_id":"1"})", "store-token-1",
+                 "STORE_ACCESS_TOKEN"},
                 {&fx::engine, &fx::list_tools, "{}", "engine-key-1", "ENGINE_API_KEY"},
-                {&fx::ledger, &fx::ledger.tools[0], R"({"invoice_id":"i","tenant_id":"t"})", "ledger-token-1", "LEDGER_ACCESS_TOKEN"},
-                {&fx::deploy, &fx::accept_transfer, R"({"mode":"execute","project_transfer_code":"c","request_body":"{}"})", "deploy-token-1", "DEPLOY_ACCESS_TOKEN"},
+                {&fx::ledger, &fx::ledger.tools[0], R"({"invoice_id":"i","tenant_id":"t"})",
+                 "ledger-token-1", "LEDGER_ACCESS_TOKEN"},
+                {&fx::deploy, &fx::accept_transfer,
+                 R"({"mode":"execute","project_transfer_code":"c","request_body":"{}"})",
+                 "deploy-token-1", "DEPLOY_ACCESS_TOKEN"},
             }));
         auto p = authed(*kit, *tool, arguments, secrets);
         CHECK(headers_named(p, "Authorization") == strings{"Bearer " + token});
@@ -99,7 +103,8 @@ TEST_CASE("each platform's credentials travel as its platform expects", "[toolki
         CHECK(p.request.secret_query == strings{"key", "token"});
         CHECK(p.request.secret_headers.empty());
         auto q = authed(fx::kanban, fx::get_cards, "{}", secrets);
-        CHECK(q.request.url == "https://api.trello.com/1/cards?key=kanban-key-1&token=kanban%2Ftoken%2B1");
+        CHECK(q.request.url ==
+              "https://api.trello.com/1/cards?key=kanban-key-1&token=kanban%2Ftoken%2B1");
     }
     SECTION("the vector database base URL from its secret, and a Bearer key")
     {
@@ -108,7 +113,8 @@ TEST_CASE("each platform's credentials travel as its platform expects", "[toolki
         CHECK(headers_named(p, "Authorization") == strings{"Bearer vector-key-1"});
         CHECK(headers_named(p, "consistency") == strings{"true"});
         for (auto const* hidden : {"vectors.internal.example", "vectors.internal.example:8080"}) {
-            CHECK(std::find(p.redactions.begin(), p.redactions.end(), hidden) != p.redactions.end());
+            CHECK(std::find(p.redactions.begin(), p.redactions.end(), hidden) !=
+                  p.redactions.end());
         }
     }
 }
@@ -128,7 +134,8 @@ TEST_CASE("a caller-supplied Authorization replaces the key", "[toolkits][auth]"
     fixed_credentials none;
     auto p = authed(fx::engine, fx::engine_projects, R"({"bearer_token":"Bearer jwt"})", none);
     CHECK(headers_named(p, "Authorization") == strings{"Bearer jwt"});
-    auto q = authed(fx::engine, fx::engine_projects, R"({"bearer_token":"Bearer jwt"})", all_secrets());
+    auto q =
+        authed(fx::engine, fx::engine_projects, R"({"bearer_token":"Bearer jwt"})", all_secrets());
     CHECK(headers_named(q, "Authorization") == strings{"Bearer jwt"});
 }
 
@@ -136,30 +143,40 @@ TEST_CASE("a missing secret is a tool error naming every missing variable", "[to
 {
     auto [kit, tool, arguments, expected] =
         GENERATE(table<toolkit_spec const*, tool_spec const*, std::string, std::string>({
-            {&fx::store, &fx::get_folder, R"({"folder_id":"1"})", "StoreApi.GetFolder needs STORE_ACCESS_TOKEN, which is not set"},
-            {&fx::engine, &fx::list_tools, "{}", "CoreEngineApi.ListTools needs ENGINE_API_KEY, which is not set"},
-            {&fx::search, &fx::search.tools[0], R"({"webset_id":"w"})", "SearchApi.GetWebset needs SEARCH_API_KEY, which"},
-            {&fx::ledger, &fx::ledger.tools[0], R"({"invoice_id":"i","tenant_id":"t"})", "needs LEDGER_ACCESS_TOKEN, which"},
-            {&fx::desk, &fx::list_assets, "{}", "DeskApi.ListAssets needs DESK_API_KEY and DESK_SUBDOMAIN, which are not set"},
+            {&fx::store, &fx::get_folder, R"({"folder_id":"1"})",
+             "StoreApi.GetFolder needs STORE_ACCESS_TOKEN, which is not set"},
+            {&fx::engine, &fx::list_tools, "{}",
+             "CoreEngineApi.ListTools needs ENGINE_API_KEY, which is not set"},
+            {&fx::search, &fx::search.tools[0], R"({"webset_id":"w"})",
+             "SearchApi.GetWebset needs SEARCH_API_KEY, which"},
+            {&fx::ledger, &fx::ledger.tools[0], R"({"invoice_id":"i","tenant_id":"t"})",
+             "needs LEDGER_ACCESS_TOKEN, which"},
+            {&fx::desk, &fx::list_assets, "{}",
+             "DeskApi.ListAssets needs DESK_API_KEY and DESK_SUBDOMAIN, which are not set"},
             {&fx::kanban, &fx::get_cards, "{}", "needs KANBAN_API_KEY and KANBAN_TOKEN, which are"},
-            {&fx::vectordb, &fx::get_schema, "{}", "needs VECTORDB_API_KEY and VECTORDB_SERVER_URL, which are"},
-            {&fx::deploy, &fx::accept_transfer, R"({"mode":"execute","project_transfer_code":"c","request_body":"{}"})", "needs DEPLOY_ACCESS_TOKEN, which"},
+            {&fx::vectordb, &fx::get_schema, "{}",
+             "needs VECTORDB_API_KEY and VECTORDB_SERVER_URL, which are"},
+            {&fx::deploy, &fx::accept_transfer,
+             R"({"mode":"execute","project_transfer_code":"c","request_body":"{}"})",
+             "needs DEPLOY_ACCESS_TOKEN, which"},
         }));
     fixed_credentials none;
     auto built = build_request(*kit, *tool, json::parse(arguments).as_object(), {});
-    REQUIRE(built);
+    REQUIRE(built.has_value());
     auto done = authenticate(*kit, *tool, none, *built);
-    REQUIRE_FALSE(done);
-    CHECK_THAT(done.error().message, Catch::Contains(expected) && Catch::Contains("nothing was sent"));
+    REQUIRE_FALSE(done.has_value());
+    CHECK_THAT(done.error().message,
+               Catch::Contains(expected) && Catch::Contains("nothing was sent"));
 }
 
 TEST_CASE("only the missing one of two secrets is named", "[toolkits][auth]")
 {
-    fixed_credentials half({{"KANBAN_API_KEY", "k"}});
+    fixed_credentials half;
+    half.set("KANBAN_API_KEY", "k");
     auto built = build_request(fx::kanban, fx::get_cards, {}, {});
-    REQUIRE(built);
+    REQUIRE(built.has_value());
     auto done = authenticate(fx::kanban, fx::get_cards, half, *built);
-    REQUIRE_FALSE(done);
+    REQUIRE_FALSE(done.has_value());
     CHECK_THAT(done.error().message, Catch::Contains("needs KANBAN_TOKEN, which is not set") &&
                                          !Catch::Contains("KANBAN_API_KEY"));
 }
@@ -177,19 +194,21 @@ TEST_CASE("an unusable host secret is refused without showing it", "[toolkits][a
     auto secrets = all_secrets();
     secrets.set(variable, value);
     auto built = build_request(*kit, *tool, {}, {});
-    REQUIRE(built);
+    REQUIRE(built.has_value());
     auto done = authenticate(*kit, *tool, secrets, *built);
-    REQUIRE_FALSE(done);
+    REQUIRE_FALSE(done.has_value());
     CHECK_THAT(done.error().message, Catch::Contains(std::string(kit->name)) &&
                                          Catch::Contains(variable) && !Catch::Contains(value) &&
-                                         !Catch::Contains("hidden-host") && !Catch::Contains("evil"));
+                                         !Catch::Contains("hidden-host") &&
+                                         !Catch::Contains("evil"));
 }
 
 TEST_CASE("a base-URL override removes the need for the base URL secret", "[toolkits][auth]")
 {
     base_url_overrides overrides;
     overrides.set(*make_base_url_override("VectorDbApi", "https://127.0.0.1:9443"));
-    fixed_credentials key_only({{"VECTORDB_API_KEY", "k"}});
+    fixed_credentials key_only;
+    key_only.set("VECTORDB_API_KEY", "k");
     auto p = authed(fx::vectordb, fx::get_schema, "{}", key_only, overrides);
     CHECK(p.request.url == "https://127.0.0.1:9443/schema");
     CHECK(headers_named(p, "Authorization") == strings{"Bearer k"});

@@ -18,7 +18,10 @@ using toolgate::transport::outbound_failure;
 
 namespace {
 
-json::object args(std::string_view text) { return json::parse(text).as_object(); }
+json::object args(std::string_view text)
+{
+    return json::parse(text).as_object();
+}
 
 fixed_credentials test_secrets()
 {
@@ -44,15 +47,17 @@ TEST_CASE("a call is built, authenticated, sent once and shaped", "[toolkits][ex
     http_executor executor(outbound, secrets, {});
     outbound.script.push_back(fake_outbound::answer(200, "application/json", "{\"id\": \"7\"}"));
 
-    auto r = run_call(executor, fx::store, fx::get_folder, args(R"({"folder_id":"7","fields":["a","b"]})"));
+    auto r = run_call(executor, fx::store, fx::get_folder,
+                      args(R"({"folder_id":"7","fields":["a","b"]})"));
     CHECK_FALSE(r.is_error);
     CHECK(text_of(r) == R"({"id":"7"})");
     REQUIRE(outbound.sent.size() == 1);
     auto const& sent = outbound.sent[0];
     CHECK(sent.method == "GET");
     CHECK(sent.url == "https://api.box.com/2.0/folders/7?fields=a,b");
-    CHECK(sent.headers == toolgate::transport::header_list{{"box-version", "2024.0"},
-                                                           {"Authorization", "Bearer store-token-1"}});
+    CHECK(sent.headers ==
+          toolgate::transport::header_list{{"box-version", "2024.0"},
+                                           {"Authorization", "Bearer store-token-1"}});
     CHECK(sent.secret_headers == std::vector<std::string>{"authorization"});
 }
 
@@ -62,7 +67,7 @@ TEST_CASE("prepare shows the request a call would send", "[toolkits][executor]")
     auto secrets = test_secrets();
     http_executor executor(outbound, secrets, {});
     auto prepared = executor.prepare(fx::desk, fx::list_assets, args(R"({"entries_per_page":2})"));
-    REQUIRE(prepared);
+    REQUIRE(prepared.has_value());
     CHECK(prepared->request.url == "https://acme.freshservice.com/api/v2/assets?per_page=2");
     CHECK(outbound.sent.empty());
     run_call(executor, fx::desk, fx::list_assets, args(R"({"entries_per_page":2})"));
@@ -79,7 +84,8 @@ TEST_CASE("refused calls send nothing", "[toolkits][executor]")
 
     SECTION("M-tool schema request")
     {
-        auto r = run_call(executor, fx::engine, fx::execute_tool, args(R"({"mode":"get_request_schema"})"));
+        auto r = run_call(executor, fx::engine, fx::execute_tool,
+                          args(R"({"mode":"get_request_schema"})"));
         CHECK_FALSE(r.is_error);
         CHECK(text_of(r) == fx::execute_tool.request_body_schema);
     }
@@ -106,11 +112,14 @@ TEST_CASE("refused calls send nothing", "[toolkits][executor]")
                 {&fx::store, &fx::get_folder, R"({"folder_id":"1"})", "STORE_ACCESS_TOKEN"},
                 {&fx::engine, &fx::list_tools, "{}", "ENGINE_API_KEY"},
                 {&fx::search, &fx::search.tools[0], R"({"webset_id":"w"})", "SEARCH_API_KEY"},
-                {&fx::ledger, &fx::ledger.tools[0], R"({"invoice_id":"i","tenant_id":"t"})", "LEDGER_ACCESS_TOKEN"},
+                {&fx::ledger, &fx::ledger.tools[0], R"({"invoice_id":"i","tenant_id":"t"})",
+                 "LEDGER_ACCESS_TOKEN"},
                 {&fx::desk, &fx::list_assets, "{}", "DESK_SUBDOMAIN"},
                 {&fx::kanban, &fx::get_cards, "{}", "KANBAN_TOKEN"},
                 {&fx::vectordb, &fx::get_schema, "{}", "VECTORDB_SERVER_URL"},
-                {&fx::deploy, &fx::accept_transfer, R"({"mode":"execute","project_transfer_code":"c","request_body":"{}"})", "DEPLOY_ACCESS_TOKEN"},
+                {&fx::deploy, &fx::accept_transfer,
+                 R"({"mode":"execute","project_transfer_code":"c","request_body":"{}"})",
+                 "DEPLOY_ACCESS_TOKEN"},
             }));
         auto r = run_call(bare, *kit, *tool, args(arguments));
         CHECK(r.is_error);
@@ -151,8 +160,10 @@ TEST_CASE("platform errors and failures come back as tool errors", "[toolkits][e
     fake_outbound outbound;
     auto secrets = test_secrets();
     http_executor executor(outbound, secrets, {});
-    outbound.script.push_back(fake_outbound::answer(404, "application/json", R"({"code":"not_found"})"));
-    outbound.script.push_back(fake_outbound::failure(outbound_failure::timeout, "api.box.com:443 after 60 s"));
+    outbound.script.push_back(
+        fake_outbound::answer(404, "application/json", R"({"code":"not_found"})"));
+    outbound.script.push_back(
+        fake_outbound::failure(outbound_failure::timeout, "api.box.com:443 after 60 s"));
 
     auto missing = run_call(executor, fx::store, fx::get_folder, args(R"({"folder_id":"9"})"));
     CHECK(missing.is_error);

@@ -17,21 +17,24 @@ using namespace toolgate::toolkits;
 
 namespace {
 
-json::object args(std::string_view text) { return json::parse(text).as_object(); }
+json::object args(std::string_view text)
+{
+    return json::parse(text).as_object();
+}
 
 prepared_request build(toolkit_spec const& kit, tool_spec const& tool, std::string_view arguments,
                        base_url_overrides const& overrides = {})
 {
     auto built = build_request(kit, tool, args(arguments), overrides);
     INFO((built ? std::string() : built.error().message));
-    REQUIRE(built);
+    REQUIRE(built.has_value());
     return std::move(*built);
 }
 
 std::string refusal(toolkit_spec const& kit, tool_spec const& tool, std::string_view arguments)
 {
     auto built = build_request(kit, tool, args(arguments), {});
-    REQUIRE_FALSE(built);
+    REQUIRE_FALSE(built.has_value());
     return built.error().message;
 }
 
@@ -66,11 +69,11 @@ TEST_CASE("a hostile path value cannot change the path or the query", "[toolkits
     json::object a;
     a["folder_id"] = value;
     auto built = build_request(fx::store, fx::get_folder, a, {});
-    REQUIRE(built);
+    REQUIRE(built.has_value());
     auto const& url = built->request.url;
     CHECK(url == "https://api.box.com/2.0/folders/" + encoded);
     auto parsed = boost::urls::parse_uri(url);
-    REQUIRE(parsed);
+    REQUIRE(parsed.has_value());
     CHECK_FALSE(parsed->has_query());
     CHECK_FALSE(parsed->has_fragment());
     CHECK(parsed->encoded_segments().size() == 3); // 2.0, folders, the value
@@ -99,13 +102,16 @@ TEST_CASE("query values follow their type and array format", "[toolkits][request
     }
     SECTION("repeat sends the key per item")
     {
-        auto p = build(fx::store, fx::folder_items, R"({"folder_id":"0","event_types":["a","b c"]})");
-        CHECK(p.request.url == "https://api.box.com/2.0/folders/0/items?event_type=a&event_type=b%20c");
+        auto p =
+            build(fx::store, fx::folder_items, R"({"folder_id":"0","event_types":["a","b c"]})");
+        CHECK(p.request.url ==
+              "https://api.box.com/2.0/folders/0/items?event_type=a&event_type=b%20c");
     }
     SECTION("booleans, integers (also integral doubles) and fractions")
     {
-        auto p = build(fx::store, fx::folder_items,
-                       R"({"folder_id":"0","max_items":5.0,"min_score":0.25,"sort_ascending":false})");
+        auto p =
+            build(fx::store, fx::folder_items,
+                  R"({"folder_id":"0","max_items":5.0,"min_score":0.25,"sort_ascending":false})");
         CHECK(p.request.url ==
               "https://api.box.com/2.0/folders/0/items?limit=5&score=0.25&asc=false");
     }
@@ -135,9 +141,11 @@ TEST_CASE("Box marker pagination adds usemarker=true only when a marker is given
 {
     CHECK(build(fx::store, fx::folder_items, R"({"folder_id":"0","pagination_start_marker":"m1"})")
               .request.url == "https://api.box.com/2.0/folders/0/items?marker=m1&usemarker=true");
-    CHECK(build(fx::store, fx::folder_items,
-                R"({"folder_id":"0","pagination_start_marker":"m1","use_marker_based_pagination":false})")
-              .request.url == "https://api.box.com/2.0/folders/0/items?marker=m1&usemarker=false");
+    CHECK(
+        build(
+            fx::store, fx::folder_items,
+            R"({"folder_id":"0","pagination_start_marker":"m1","use_marker_based_pagination":false})")
+            .request.url == "https://api.box.com/2.0/folders/0/items?marker=m1&usemarker=false");
     CHECK(build(fx::store, fx::folder_items, R"({"folder_id":"0"})").request.url ==
           "https://api.box.com/2.0/folders/0/items");
 }
@@ -154,7 +162,7 @@ TEST_CASE("a parameter the specification calls URL-encoded is sent as given",
     json::object a;
     a["asset_filter_query"] = given;
     auto built = build_request(fx::desk, fx::list_assets, a, {});
-    REQUIRE(built);
+    REQUIRE(built.has_value());
     CHECK(built->request.url ==
           "https://{DESK_SUBDOMAIN}.freshservice.com/api/v2/assets?filter=" + sent);
 }
@@ -173,7 +181,7 @@ TEST_CASE("header arguments travel as headers; line breaks are refused", "[toolk
     a["file_id"] = "1";
     a["etag"] = value;
     auto built = build_request(fx::store, fx::update_file, a, {});
-    REQUIRE_FALSE(built);
+    REQUIRE_FALSE(built.has_value());
     CHECK_THAT(built.error().message, Catch::Contains("`etag`") && Catch::Contains("line break"));
 }
 
@@ -187,11 +195,13 @@ TEST_CASE("a caller-supplied Authorization header is marked secret", "[toolkits]
 
 TEST_CASE("body arguments nest by dotted wire names", "[toolkits][request]")
 {
-    auto p = build(fx::store, fx::update_file,
-                   R"({"file_id":"9","new_name":"a.txt","parent_folder_id":"0","lock_access":"lock","tags":["x"]})");
+    auto p = build(
+        fx::store, fx::update_file,
+        R"({"file_id":"9","new_name":"a.txt","parent_folder_id":"0","lock_access":"lock","tags":["x"]})");
     CHECK(p.request.method == "PUT");
     CHECK(json::parse(p.request.body) ==
-          json::parse(R"({"name":"a.txt","parent":{"id":"0"},"lock":{"access":"lock"},"tags":["x"]})"));
+          json::parse(
+              R"({"name":"a.txt","parent":{"id":"0"},"lock":{"access":"lock"},"tags":["x"]})"));
     CHECK(header(p, "Content-Type") == "application/json");
 
     SECTION("a body operation without body arguments sends an empty object")
@@ -202,7 +212,8 @@ TEST_CASE("body arguments nest by dotted wire names", "[toolkits][request]")
 
 TEST_CASE("an entire-body argument is the body", "[toolkits][request]")
 {
-    auto p = build(fx::vectordb, fx::delete_tenants, R"({"class_name":"Doc","tenant_names":["a","b"]})");
+    auto p =
+        build(fx::vectordb, fx::delete_tenants, R"({"class_name":"Doc","tenant_names":["a","b"]})");
     CHECK(p.request.method == "DELETE");
     CHECK(p.request.body == R"(["a","b"])");
     CHECK(p.request.url == "{VECTORDB_SERVER_URL}/v1/schema/Doc/tenants");
@@ -225,10 +236,11 @@ TEST_CASE("the Kanban attachment is a multipart file part", "[toolkits][request]
     auto const type = header(p, "Content-Type");
     REQUIRE(type.starts_with("multipart/form-data; boundary="));
     auto const boundary = type.substr(type.find('=') + 1);
-    CHECK(p.request.body == "--" + boundary +
-                                "\r\nContent-Disposition: form-data; name=\"file\"; "
-                                "filename=\"notes.txt\"\r\nContent-Type: text/plain\r\n\r\nhello\r\n--" +
-                                boundary + "--\r\n");
+    CHECK(p.request.body ==
+          "--" + boundary +
+              "\r\nContent-Disposition: form-data; name=\"file\"; "
+              "filename=\"notes.txt\"\r\nContent-Type: text/plain\r\n\r\nhello\r\n--" +
+              boundary + "--\r\n");
 
     SECTION("without a name the part is still a file")
     {
@@ -241,14 +253,15 @@ TEST_CASE("the Kanban attachment is a multipart file part", "[toolkits][request]
 TEST_CASE("an M-tool answers get_request_schema locally", "[toolkits][request][m-tool]")
 {
     auto local = answer_locally(fx::execute_tool, args(R"({"mode":"get_request_schema"})"));
-    REQUIRE(local);
+    REQUIRE(local.has_value());
     CHECK_FALSE(local->is_error);
     CHECK(local->content.at(0).text == fx::execute_tool.request_body_schema);
     REQUIRE(local->structured);
     CHECK(local->structured->at("required").at(0) == "tool_name");
 
-    CHECK_FALSE(answer_locally(fx::execute_tool, args(R"({"mode":"execute"})")));
-    CHECK_FALSE(answer_locally(fx::get_folder, args(R"({"mode":"get_request_schema"})")));
+    CHECK_FALSE(answer_locally(fx::execute_tool, args(R"({"mode":"execute"})")).has_value());
+    CHECK_FALSE(
+        answer_locally(fx::get_folder, args(R"({"mode":"get_request_schema"})")).has_value());
 }
 
 TEST_CASE("an M-tool executes its request_body with extras in path and query",
@@ -282,13 +295,15 @@ TEST_CASE("an M-tool executes its request_body with extras in path and query",
         a["project_transfer_code"] = "c";
         a["request_body"] = text;
         auto built = build_request(fx::deploy, fx::accept_transfer, a, {});
-        REQUIRE_FALSE(built);
+        REQUIRE_FALSE(built.has_value());
         CHECK_THAT(built.error().message, Catch::StartsWith("argument `request_body` is not valid "
-                                                            "JSON at " + where + ": "));
+                                                            "JSON at " +
+                                                            where + ": "));
     }
 }
 
-TEST_CASE("a base-URL override replaces whichever base the tool uses", "[toolkits][request][base-url]")
+TEST_CASE("a base-URL override replaces whichever base the tool uses",
+          "[toolkits][request][base-url]")
 {
     base_url_overrides overrides;
     overrides.set(*parse_base_url_override("StoreApi=https://127.0.0.1:8443/base/"));
@@ -305,8 +320,9 @@ TEST_CASE("a base-URL override replaces whichever base the tool uses", "[toolkit
 
     SECTION("other toolkits keep their base")
     {
-        CHECK(build(fx::search, fx::search.tools[0], R"({"webset_id":"w"})", overrides).request.url ==
-              "https://api.exa.ai/websets/v0/websets/w");
+        CHECK(
+            build(fx::search, fx::search.tools[0], R"({"webset_id":"w"})", overrides).request.url ==
+            "https://api.exa.ai/websets/v0/websets/w");
     }
 }
 
@@ -322,7 +338,7 @@ TEST_CASE("base-URL overrides parse with clear errors", "[toolkits][base-url]")
 {
     std::string_view const known[] = {"StoreApi", "DeskApi"};
     auto ok = parse_base_url_override("storeapi=https://h:1/p", known);
-    REQUIRE(ok);
+    REQUIRE(ok.has_value());
     CHECK(ok->toolkit == "StoreApi");
     CHECK(ok->url == "https://h:1/p");
     CHECK(base_url_variable("StoreApi") == "TOOLGATE_BASE_URL_STOREAPI");
@@ -337,17 +353,19 @@ TEST_CASE("base-URL overrides parse with clear errors", "[toolkits][base-url]")
         {"StoreApi=https://h/p?x=1", "?query"},
     }));
     auto bad = parse_base_url_override(text, known);
-    REQUIRE_FALSE(bad);
+    REQUIRE_FALSE(bad.has_value());
     CHECK_THAT(bad.error().message, Catch::Contains(complaint));
     CHECK_THAT(bad.error().message, !Catch::Contains("secret"));
 }
 
 TEST_CASE("an override cannot apply to a URL outside the toolkit's bases", "[toolkits][base-url]")
 {
-    static constexpr tool_spec stray = fx::tool("Stray", {"GET", "https://elsewhere.example/x", {}, ""});
+    static constexpr tool_spec stray =
+        fx::tool("Stray", {"GET", "https://elsewhere.example/x", {}, ""});
     base_url_overrides overrides;
     overrides.set(*make_base_url_override("StoreApi", "https://127.0.0.1:1"));
     auto resolved = resolve_url_template(fx::store, stray, overrides);
-    REQUIRE_FALSE(resolved);
-    CHECK_THAT(resolved.error().message, Catch::Contains("StoreApi.Stray") && Catch::Contains("nothing was sent"));
+    REQUIRE_FALSE(resolved.has_value());
+    CHECK_THAT(resolved.error().message,
+               Catch::Contains("StoreApi.Stray") && Catch::Contains("nothing was sent"));
 }

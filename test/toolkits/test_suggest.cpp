@@ -1,9 +1,9 @@
 // Close-name suggestions for unknown tools and arguments.
-#include "toolkits/suggest.hpp"
+#include "protocol/suggest.hpp"
 
 #include <catch2/catch.hpp>
 
-using namespace toolgate::toolkits;
+using namespace toolgate::protocol;
 using toolgate::protocol::tool_descriptor;
 
 TEST_CASE("edit distance counts insertions, deletions and substitutions", "[toolkits][suggest]")
