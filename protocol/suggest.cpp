@@ -1,12 +1,12 @@
 // Edit-distance suggestions. Catalogue-sized inputs (1150 names) make a plain O(n*m) DP cheap,
 // and this only runs on an error path.
-#include "toolkits/suggest.hpp"
+#include "protocol/suggest.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <utility>
 
-namespace toolgate::toolkits {
+namespace toolgate::protocol {
 
 namespace {
 
@@ -96,4 +96,4 @@ std::vector<std::string> suggest_tools(std::string_view name,
     return best(std::move(scored), max);
 }
 
-} // namespace toolgate::toolkits
+} // namespace toolgate::protocol

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace toolgate::toolkits {
+namespace toolgate::protocol {
 
 /// Levenshtein distance, ignoring ASCII case.
 std::size_t edit_distance(std::string_view a, std::string_view b);
@@ -27,4 +27,4 @@ std::vector<std::string> suggest_tools(std::string_view name,
                                        std::span<const protocol::tool_descriptor> tools,
                                        std::size_t max = 3);
 
-} // namespace toolgate::toolkits
+} // namespace toolgate::protocol
