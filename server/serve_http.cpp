@@ -1,5 +1,6 @@
 // Streamable HTTP mode: the listener, sessions and endpoint on a small thread pool.
 #include "server/app.hpp"
+#include "server/client_auth.hpp"
 #include "server/http_endpoint.hpp"
 #include "server/router.hpp"
 #include "server/session_registry.hpp"
@@ -54,15 +55,22 @@ void print_banner(config const& cfg, std::uint16_t port, std::string const& summ
 int serve_http(config const& cfg, asio::io_context& ioc, toolkits::tool_provider& tools,
                std::string const& summary)
 {
-    if (!is_loopback_address(cfg.host) && !cfg.allow_unauthenticated) {
+    auto auth = client_auth::from_config(cfg);
+    if (!is_loopback_address(cfg.host) && !auth && !cfg.allow_unauthenticated) {
         throw std::runtime_error(fmt::format(
             "--host {} is not a loopback address and client authentication is not configured; "
-            "bind 127.0.0.1, or pass --allow-unauthenticated behind a trusted proxy",
+            "set --auth-token-file or --oauth-jwks-file, bind 127.0.0.1, or pass "
+            "--allow-unauthenticated behind a trusted proxy",
             cfg.host));
     }
-    if (!is_loopback_address(cfg.host)) {
+    if (!is_loopback_address(cfg.host) && !auth) {
         spdlog::warn("serving {} without client authentication (--allow-unauthenticated)",
                      cfg.host);
+    }
+    if (auth && !is_loopback_address(cfg.host)) {
+        // A12: bearer tokens need TLS; toolgate speaks plain HTTP, so a proxy must add it.
+        spdlog::info("client authentication on; terminate TLS in front of {}:{} (A12)", cfg.host,
+                     cfg.port);
     }
     protocol::server_identity identity;
     identity.version = toolgate_version();
@@ -81,7 +89,8 @@ int serve_http(config const& cfg, asio::io_context& ioc, toolkits::tool_provider
     session_registry sessions(ioc.get_executor(), std::move(signer), cfg.session_idle_timeout,
                               cfg.session_max_age);
     transport::origin_policy origins(cfg.allowed_origins);
-    mcp_http_endpoint endpoint(r, sessions, origins, {cfg.path, is_loopback_address(cfg.host)});
+    mcp_http_endpoint endpoint(r, sessions, origins,
+                               {cfg.path, is_loopback_address(cfg.host), auth.get()});
     transport::http_limits limits;
     limits.max_body_bytes = cfg.max_body_bytes;
     limits.header_timeout = cfg.header_timeout;
@@ -89,6 +98,15 @@ int serve_http(config const& cfg, asio::io_context& ioc, toolkits::tool_provider
     limits.idle_timeout = cfg.idle_timeout;
     transport::http_listener listener(ioc, cfg.host, cfg.port, endpoint, limits);
     listener.start();
+    if (auth && auth->resource().empty()) {
+        // Default audience: the URL we serve, now that the port is known (before any request).
+        auth->set_resource(canonical_url(cfg.host, listener.port(), cfg.path));
+    }
+    if (auth) {
+        spdlog::info("client authentication: {} static token(s){}", auth->static_token_count(),
+                     auth->oauth() ? fmt::format("; OAuth resource {}", auth->resource())
+                                   : std::string());
+    }
     print_banner(cfg, listener.port(), summary);
 
     bool stopping = false;
@@ -99,7 +117,8 @@ int serve_http(config const& cfg, asio::io_context& ioc, toolkits::tool_provider
     asio::signal_set signals(ioc, SIGINT, SIGTERM);
     asio::steady_timer drain(ioc);
     std::function<void(int)> wait_drained = [&](int rounds_left) {
-        if (listener.open_connections() == 0 || rounds_left == 0) {
+        // Idle keep-alive connections are not waited for; requests being answered are.
+        if (listener.active_requests() == 0 || rounds_left == 0) {
             ioc.stop();
             return;
         }

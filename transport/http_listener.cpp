@@ -40,6 +40,7 @@ struct http_listener::impl : std::enable_shared_from_this<impl> {
     http_handler& handler;
     http_limits limits;
     std::atomic<std::size_t> connections{0};
+    std::atomic<std::size_t> requests{0}; ///< being handled now (idle keep-alive excluded)
     std::atomic<bool> stopping{false};
 };
 
@@ -224,7 +225,9 @@ asio::awaitable<void> run_connection(std::shared_ptr<http_listener::impl> self,
         // Named first: g++ 12 double-destroys temporaries inside a co_await operand.
         auto handling = self->handler.handle(std::move(request), responder);
         auto watching = watch_peer(stream, buffer);
+        ++self->requests;
         co_await (std::move(handling) || std::move(watching));
+        --self->requests;
         if (!responder.has_responded() || !responder.keep_alive()) {
             break;
         }
@@ -314,5 +317,7 @@ void http_listener::stop()
 }
 
 std::size_t http_listener::open_connections() const { return impl_->connections; }
+
+std::size_t http_listener::active_requests() const { return impl_->requests; }
 
 } // namespace toolgate::transport

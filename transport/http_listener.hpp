@@ -24,6 +24,8 @@ public:
     /// Stops accepting; open connections finish their current request.
     void stop();
     std::size_t open_connections() const;
+    /// Requests being answered now; idle keep-alive connections do not count.
+    std::size_t active_requests() const;
 
     struct impl;
 
