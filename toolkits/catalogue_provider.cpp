@@ -67,6 +67,7 @@ catalogue_provider::call(protocol::tool_descriptor const& tool, boost::json::obj
     if (auto problem = validate_arguments(*ref->toolkit, *ref->tool, arguments)) {
         co_return protocol::call_result::error(std::move(*problem));
     }
+    normalise_integers(*ref->tool, arguments);
     co_return co_await executor_.execute(*ref->toolkit, *ref->tool, std::move(arguments),
                                          context);
 }

@@ -30,22 +30,39 @@ std::string format_double(double d)
     return ec == std::errc{} ? std::string(buffer, end) : std::string("0");
 }
 
-/// Sets `value` at the dotted `path` inside `body`, creating objects on the way.
+/// Sets `value` at the dotted `path` inside `body`, creating objects on the way. A segment
+/// ending in `[]` is a one-element array of objects (`HistoryRecords[].Details` sends
+/// `{"HistoryRecords":[{"Details": value}]}`, toolkits/README.md).
 tool_result<void> set_dotted(json::object& body, std::string_view argument, std::string_view path,
                              json::value const& value)
 {
     json::object* node = &body;
     std::string_view rest = path;
     for (auto dot = rest.find('.'); dot != std::string_view::npos; dot = rest.find('.')) {
-        auto& child = (*node)[rest.substr(0, dot)];
-        if (child.is_null()) {
-            child = json::object{};
+        auto segment = rest.substr(0, dot);
+        bool const in_array = segment.ends_with("[]");
+        if (in_array) {
+            segment.remove_suffix(2);
         }
-        if (!child.is_object()) {
+        auto* child = &(*node)[segment];
+        if (in_array) {
+            if (child->is_null()) {
+                *child = json::array{json::object{}};
+            }
+            if (!child->is_array() || child->get_array().size() != 1) {
+                return refuse("argument `" + std::string(argument) + "`: body property `" +
+                              std::string(path) + "` collides with another argument's value");
+            }
+            child = &child->get_array().front();
+        }
+        if (child->is_null()) {
+            *child = json::object{};
+        }
+        if (!child->is_object()) {
             return refuse("argument `" + std::string(argument) + "`: body property `" +
                           std::string(path) + "` collides with another argument's value");
         }
-        node = &child.as_object();
+        node = &child->as_object();
         rest = rest.substr(dot + 1);
     }
     if (node->contains(rest)) {
@@ -104,9 +121,10 @@ std::string render_multipart(std::span<const form_field> fields, std::string con
         body += "Content-Disposition: form-data; name=\"" + quoted_form_name(f.name) + "\"";
         if (!f.filename.empty()) {
             body += "; filename=\"" + quoted_form_name(f.filename) + "\"\r\n";
-            body +=
-                "Content-Type: " +
-                (f.content_type.empty() ? std::string("application/octet-stream") : f.content_type);
+            // The type comes from an argument: a line break in it must not start a header.
+            body += "Content-Type: " + (f.content_type.empty()
+                                            ? std::string("application/octet-stream")
+                                            : quoted_form_name(f.content_type));
         }
         body += "\r\n\r\n" + f.value + "\r\n";
     }

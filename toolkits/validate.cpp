@@ -6,6 +6,7 @@
 #include <boost/json/value.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 namespace toolgate::toolkits {
@@ -250,6 +251,34 @@ std::optional<std::string> validate_arguments(toolkit_spec const& toolkit, tool_
         }
     }
     return std::nullopt;
+}
+
+namespace {
+
+void integer_in_place(json::value& v)
+{
+    if (v.is_double()) {
+        v = static_cast<std::int64_t>(v.get_double()); // validated: finite and whole
+    }
+}
+
+} // namespace
+
+void normalise_integers(tool_spec const& tool, json::object& arguments)
+{
+    for (auto const& p : tool.params) {
+        auto* v = arguments.if_contains(p.name);
+        if (!v) {
+            continue;
+        }
+        if (p.type == json_type::integer) {
+            integer_in_place(*v);
+        } else if (p.type == json_type::array && p.item_type == json_type::integer && v->is_array()) {
+            for (auto& item : v->get_array()) {
+                integer_in_place(item);
+            }
+        }
+    }
 }
 
 } // namespace toolgate::toolkits

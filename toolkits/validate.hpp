@@ -20,6 +20,10 @@ namespace toolgate::toolkits {
 std::optional<std::string> validate_arguments(toolkit_spec const& toolkit, tool_spec const& tool,
                                               boost::json::object const& arguments);
 
+/// Rewrites whole-number doubles given for integer parameters (and integer array items) as
+/// integers, so `3.0` goes on the wire as `3`, not `3E0`. Call after validate_arguments.
+void normalise_integers(tool_spec const& tool, boost::json::object& arguments);
+
 /// Whether `value` satisfies the named format (value_format::none always does).
 bool has_format(value_format format, std::string_view value);
 

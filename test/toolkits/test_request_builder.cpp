@@ -1,6 +1,7 @@
 // Request building: where each argument goes and how it is encoded, M-tools, base-URL
 // overrides and the named wire quirks.
 #include "toolkits/request_builder.hpp"
+#include "toolkits/request_body.hpp"
 
 #include "executor_fixtures.hpp"
 
@@ -208,6 +209,27 @@ TEST_CASE("body arguments nest by dotted wire names", "[toolkits][request]")
     {
         CHECK(build(fx::store, fx::update_file, R"({"file_id":"9"})").request.body == "{}");
     }
+}
+
+TEST_CASE("a body wire name segment ending in [] is a one-element array of objects",
+          "[toolkits][request]")
+{
+    json::value const details = "Paid in full";
+    json::value const count = 3;
+    body_field const fields[] = {{"history_details", "HistoryRecords[].Details", &details},
+                                 {"count", "HistoryRecords[].Count", &count}};
+    auto body = make_json_body(fields);
+    REQUIRE(body.has_value());
+    CHECK(json::parse(*body) ==
+          json::parse(R"({"HistoryRecords":[{"Details":"Paid in full","Count":3}]})"));
+}
+
+TEST_CASE("a multipart file part's type cannot start another header", "[toolkits][request]")
+{
+    form_field const fields[] = {{"file", "bytes", "a.txt", "text/plain\r\nX-Injected: 1"}};
+    auto const body = make_multipart_body(fields).body;
+    CHECK(body.find("\r\nX-Injected") == std::string::npos);
+    CHECK(body.find("Content-Type: text/plain%0D%0AX-Injected: 1\r\n") != std::string::npos);
 }
 
 TEST_CASE("an entire-body argument is the body", "[toolkits][request]")

@@ -167,3 +167,14 @@ TEST_CASE("M-tools need a valid mode and, to execute, a request body and their e
                Contains("missing argument `ticket_id_for_task_creation`: required when mode is execute"));
     CHECK_FALSE(check("DeskApi.CreateTicketTask", R"({"mode":"execute","request_body":"{}","ticket_id_for_task_creation":5})"));
 }
+
+TEST_CASE("a whole-number double for an integer parameter is sent as an integer", "[toolkits][validate]")
+{
+    auto ref = find_tool("CoreEngineApi.CheckAuthStatus");
+    REQUIRE(ref);
+    auto args = boost::json::parse(R"({"authorization_id":"a","timeout_in_seconds":3.0})").as_object();
+    normalise_integers(*ref->tool, args);
+    CHECK(args.at("timeout_in_seconds").is_int64());
+    CHECK(args.at("timeout_in_seconds").as_int64() == 3);
+    CHECK(args.at("authorization_id").is_string());
+}
