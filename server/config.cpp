@@ -76,6 +76,26 @@ std::optional<config> parse_config(int argc, char** argv, int& exit_code,
     app.add_option("--session-key", c.session_key,
                    "secret that signs HTTP session ids; share it between replicas")
         ->envname("TOOLGATE_SESSION_KEY");
+    app.add_option("--auth-token-file", c.auth_token_file,
+                   "HTTP client auth: file of accepted bearer tokens, one a line, # comments "
+                   "(env TOOLGATE_AUTH_TOKENS adds comma-separated tokens)")
+        ->envname("TOOLGATE_AUTH_TOKEN_FILE");
+    app.add_option("--oauth-jwks-file", c.oauth_jwks_file,
+                   "HTTP client auth: accept JWT access tokens signed by these keys (JWKS file)")
+        ->envname("TOOLGATE_OAUTH_JWKS_FILE");
+    app.add_option("--oauth-issuer", c.oauth_issuer, "the `iss` JWT access tokens must carry")
+        ->envname("TOOLGATE_OAUTH_ISSUER");
+    app.add_option("--oauth-audience", c.oauth_audience,
+                   "the `aud` they must carry: this server's canonical URL, e.g. "
+                   "https://mcp.example.com/mcp (default http://<host>:<port><path>)")
+        ->envname("TOOLGATE_OAUTH_AUDIENCE");
+    app.add_option("--oauth-authorization-server", c.oauth_authorization_servers,
+                   "authorization server named in the resource metadata (repeatable; default "
+                   "the issuer)");
+    app.add_option("--oauth-scopes", c.oauth_scopes,
+                   "scopes every token must hold, space separated")
+        ->envname("TOOLGATE_OAUTH_SCOPES");
+    add_seconds(app, "--oauth-leeway", c.oauth_leeway, "seconds of clock skew allowed on exp/nbf");
     add_seconds(app, "--session-idle-timeout", c.session_idle_timeout,
                 "seconds before an idle HTTP session expires");
     add_seconds(app, "--session-max-age", c.session_max_age,
@@ -90,6 +110,25 @@ std::optional<config> parse_config(int argc, char** argv, int& exit_code,
     add_seconds(app, "--header-timeout", c.header_timeout, "seconds to receive request headers");
     add_seconds(app, "--body-timeout", c.body_timeout, "seconds to receive a request body");
     add_seconds(app, "--idle-timeout", c.idle_timeout, "seconds an idle keep-alive connection lives");
+    app.add_option("--max-header-bytes", c.max_header_bytes,
+                   "largest HTTP request header block (larger: 431)")
+        ->check(CLI::Range(std::size_t(1024), std::size_t(1) << 20));
+    app.add_option("--max-connections", c.max_connections,
+                   "open HTTP connections at once (more: 503)")
+        ->check(CLI::Range(std::size_t(1), std::size_t(1) << 20));
+    app.add_option("--max-sessions", c.max_sessions,
+                   "live HTTP sessions (2025 revisions) at once; initialize past it fails")
+        ->check(CLI::Range(std::size_t(1), std::size_t(1) << 24));
+    app.add_option("--max-inflight-per-session", c.max_inflight_per_session,
+                   "tool calls running at once in one session (stdio: the process)")
+        ->check(CLI::Range(std::size_t(1), std::size_t(1) << 20));
+    app.add_option("--max-inflight", c.max_inflight, "tool calls running at once, all clients")
+        ->check(CLI::Range(std::size_t(1), std::size_t(1) << 20));
+    app.add_option_function<long>(
+           "--shutdown-grace",
+           [&c](long v) { c.shutdown_grace = std::chrono::seconds(v); },
+           "seconds SIGTERM/SIGINT waits for calls in flight before cancelling them")
+        ->check(CLI::Range(0L, 3600L));
 
     app.add_option("--toolkits", c.toolkits, "toolkits to serve, comma separated (default: all)")
         ->delimiter(',');

@@ -23,6 +23,15 @@ struct config {
     std::chrono::seconds session_idle_timeout{30 * 60};
     std::chrono::seconds session_max_age{24 * 60 * 60};
 
+    // Client authentication (HTTP only; see server/client_auth.hpp)
+    std::string auth_token_file;                          ///< static bearer tokens, one a line
+    std::string oauth_jwks_file;                          ///< JWKS: OAuth resource-server mode
+    std::string oauth_issuer;                             ///< required `iss`
+    std::string oauth_audience;                           ///< required `aud` (default: our URL)
+    std::vector<std::string> oauth_authorization_servers; ///< for the metadata (default: issuer)
+    std::string oauth_scopes;                             ///< required scopes, space separated
+    std::chrono::seconds oauth_leeway{60};                ///< clock skew on exp/nbf
+
     // Limits
     std::size_t max_line_bytes = 4 * 1024 * 1024;  ///< one stdio message
     std::size_t max_body_bytes = 4 * 1024 * 1024;  ///< one HTTP request body
@@ -30,6 +39,12 @@ struct config {
     std::chrono::seconds header_timeout{10};       ///< slow clients: reading headers
     std::chrono::seconds body_timeout{30};         ///< slow clients: reading a body
     std::chrono::seconds idle_timeout{120};        ///< keep-alive idle
+    std::size_t max_header_bytes = 16 * 1024;      ///< one HTTP request's headers (431)
+    std::size_t max_connections = 512;             ///< open HTTP connections (503 past it)
+    std::size_t max_sessions = 1024;               ///< live legacy HTTP sessions
+    std::size_t max_inflight_per_session = 64;     ///< tool calls at once in one session
+    std::size_t max_inflight = 256;                ///< tool calls at once, whole server
+    std::chrono::seconds shutdown_grace{10};       ///< SIGTERM: wait this long for calls
 
     // Catalogue
     std::vector<std::string> toolkits;   ///< served toolkits (empty: all)

@@ -49,6 +49,19 @@ accepted read_accept(http_request const& request)
             contains_token(accept, "text/event-stream") || contains_token(accept, "text/*")};
 }
 
+/// --max-sessions reached: 503 with a JSON-RPC error the client can show (and Retry-After).
+asio::awaitable<void> refuse_session(json::value id, http_responder& out, std::size_t limit)
+{
+    header_list headers = json_headers();
+    headers.emplace_back("Retry-After", "5");
+    co_await out.respond(503, std::move(headers),
+                         error_body(id, protocol::error_code::internal_error,
+                                    fmt::format("Too many sessions: this server holds at most {} "
+                                                "(--max-sessions); end an unused session with "
+                                                "DELETE or retry later",
+                                                limit)));
+}
+
 } // namespace
 
 mcp_http_endpoint::mcp_http_endpoint(router& r, session_registry& sessions,
@@ -62,6 +75,13 @@ asio::awaitable<void> mcp_http_endpoint::handle(http_request request, http_respo
     if (request.path == "/healthz" && (request.method == "GET" || request.method == "HEAD")) {
         co_await out.respond(200, json_headers(), R"({"status":"ok"})");
         co_return;
+    }
+    if (options_.auth && (request.method == "GET" || request.method == "HEAD")) {
+        // A1/A2: Protected Resource Metadata is public (RFC 9728 §3).
+        if (auto doc = options_.auth->metadata(request.path, options_.path)) {
+            co_await out.respond(doc->status, std::move(doc->headers), std::move(doc->body));
+            co_return;
+        }
     }
     if (request.path != options_.path) {
         co_await out.respond(404, json_headers(),
@@ -80,10 +100,25 @@ asio::awaitable<void> mcp_http_endpoint::handle(http_request request, http_respo
                                         "Forbidden: Origin or Host not allowed"));
         co_return;
     }
+    // §3 row 0, H16, A4/A5: the token is checked on every request, sessions or not.
+    std::string principal;
+    if (options_.auth) {
+        auto decision = options_.auth->check(request);
+        if (decision.result != auth_decision::verdict::allowed) {
+            auto answer = options_.auth->refuse(decision);
+            spdlog::log(answer.status == 401 && decision.reason.starts_with("no ")
+                            ? spdlog::level::debug
+                            : spdlog::level::warn,
+                        "http: {} from {}: {}", answer.status, request.peer, decision.reason);
+            co_await out.respond(answer.status, std::move(answer.headers), std::move(answer.body));
+            co_return;
+        }
+        principal = std::move(decision.principal);
+    }
     if (request.method == "POST") {
-        co_await post(request, out);
+        co_await post(request, out, std::move(principal));
     } else if (request.method == "DELETE") {
-        co_await remove(request, out);
+        co_await remove(request, out, std::move(principal));
     } else {
         // H19: no standalone server-to-client stream. The catalogue is fixed and toolgate
         // never sends unsolicited messages, so GET has nothing to carry: 405.
@@ -96,7 +131,8 @@ asio::awaitable<void> mcp_http_endpoint::handle(http_request request, http_respo
     }
 }
 
-asio::awaitable<void> mcp_http_endpoint::remove(http_request const& request, http_responder& out)
+asio::awaitable<void> mcp_http_endpoint::remove(http_request const& request, http_responder& out,
+                                                std::string principal)
 {
     auto const* id = request.header("mcp-session-id");
     if (!id) {
@@ -105,7 +141,7 @@ asio::awaitable<void> mcp_http_endpoint::remove(http_request const& request, htt
                                         "Bad Request: DELETE needs the Mcp-Session-Id header"));
         co_return;
     }
-    if (!sessions_.end(*id, router_)) {
+    if (!sessions_.end(*id, router_, principal)) {
         co_await out.respond(404, json_headers(),
                              error_body(nullptr, protocol::error_code::invalid_request,
                                         "Session not found"));
@@ -114,7 +150,8 @@ asio::awaitable<void> mcp_http_endpoint::remove(http_request const& request, htt
     co_await out.respond(204, {}, {});
 }
 
-asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_responder& out)
+asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_responder& out,
+                                              std::string principal)
 {
     auto const* type = request.header("content-type");
     if (!type || !type->starts_with("application/json")) {
@@ -143,7 +180,7 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
 
     if (doc.is_array()) {
         // B1/B2: a batch belongs to a 2025-03-26 session.
-        auto conv = session_id ? sessions_.find(*session_id) : nullptr;
+        auto conv = session_id ? sessions_.find(*session_id, principal) : nullptr;
         if (!conv) {
             // Values first: g++ 12 mishandles ?: temporaries inside co_await operands.
             unsigned const status = session_id ? 404 : 400;
@@ -175,7 +212,7 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
     if (!msg.is_request()) {
         // H5: notifications and responses get 202. Only a legacy session has calls to cancel.
         if (session_id) {
-            if (auto conv = sessions_.find(*session_id)) {
+            if (auto conv = sessions_.find(*session_id, principal)) {
                 co_await router_.handle(std::move(msg), conv, discard_sink());
             } else {
                 co_await out.respond(404, json_headers(),
@@ -230,6 +267,11 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
         }
     }
     if (method == protocol::names::initialize) {
+        if (!sessions_.has_room()) {
+            co_await refuse_session(msg.id(), out, sessions_.max_sessions());
+            co_return;
+        }
+        json::value const init_id = msg.id();
         auto conv = sessions_.make_conversation();
         auto reply = co_await router_.handle(std::move(msg), conv, discard_sink());
         header_list headers = json_headers();
@@ -239,7 +281,12 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
                 std::lock_guard lock(conv->mutex);
                 version = conv->session.version;
             }
-            headers.emplace_back("Mcp-Session-Id", sessions_.open(conv, version));
+            auto id = sessions_.try_open(conv, version, principal);
+            if (!id) {
+                co_await refuse_session(init_id, out, sessions_.max_sessions());
+                co_return; // lost a race for the last place
+            }
+            headers.emplace_back("Mcp-Session-Id", std::move(*id));
         }
         unsigned const status = reply ? reply->http_status : 500;
         std::string body;
@@ -251,7 +298,7 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
     }
     std::shared_ptr<conversation> conv;
     if (session_id) {
-        conv = sessions_.find(*session_id);
+        conv = sessions_.find(*session_id, principal);
         if (!conv) {
             co_await out.respond(404, json_headers(),
                                  error_body(msg.id(), protocol::error_code::invalid_request,

@@ -2,6 +2,7 @@
 // generations (headers, sessions, status codes) on top of transport's HTTP server.
 #pragma once
 
+#include "server/client_auth.hpp"
 #include "server/router.hpp"
 #include "server/session_registry.hpp"
 #include "transport/http_types.hpp"
@@ -14,6 +15,7 @@ namespace toolgate::server {
 struct endpoint_options {
     std::string path = "/mcp";
     bool loopback_bind = true; ///< check Host against loopback names (DNS rebinding)
+    client_auth const* auth = nullptr; ///< client authentication; null: none (outlives us)
 };
 
 class mcp_http_endpoint final : public transport::http_handler {
@@ -26,10 +28,11 @@ public:
                                         transport::http_responder& out) override;
 
 private:
+    /// `principal`: the authenticated client ("" without client auth); sessions bind to it.
     boost::asio::awaitable<void> post(transport::http_request const& request,
-                                      transport::http_responder& out);
+                                      transport::http_responder& out, std::string principal);
     boost::asio::awaitable<void> remove(transport::http_request const& request,
-                                        transport::http_responder& out);
+                                        transport::http_responder& out, std::string principal);
 
     router& router_;
     session_registry& sessions_;

@@ -5,6 +5,7 @@
 #include "protocol/names.hpp"
 #include "protocol/versions.hpp"
 #include "server/call_context.hpp"
+#include "server/log_redaction.hpp"
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/bind_cancellation_slot.hpp>
@@ -55,8 +56,8 @@ register_call(conversation& conv, std::string const& key, json::value const& id,
     }
     if (conv.inflight.size() >= limit) {
         return error_text(id, protocol::error_code::internal_error,
-                          fmt::format("Too many calls in flight (limit {}); retry when one "
-                                      "finishes",
+                          fmt::format("Too many calls in flight in this session (limit {}, "
+                                      "--max-inflight-per-session); retry when one finishes",
                                       limit));
     }
     auto entry = std::make_shared<inflight_call>(conv.strand);
@@ -91,7 +92,39 @@ void cancel_by_id(conversation& conv, json::value const& id)
     cancel_entry(entry);
 }
 
+/// Holds one unit of the router's total in-flight budget for a stateless call.
+class admission {
+public:
+    explicit admission(std::atomic<std::size_t>& count) : count_(&count) {}
+    admission(admission const&) = delete;
+    admission& operator=(admission const&) = delete;
+    ~admission() { --*count_; }
+
+private:
+    std::atomic<std::size_t>* count_;
+};
+
 } // namespace
+
+std::optional<std::string> router::admit(json::value const& id)
+{
+    if (refusing_) {
+        return error_text(id, protocol::error_code::internal_error,
+                          "Server is shutting down: no new tool calls are accepted");
+    }
+    // Optimistic increment: a call over the limit gives its unit straight back.
+    auto const before = inflight_total_.fetch_add(1);
+    if (before < limits_.max_inflight_total) {
+        return std::nullopt;
+    }
+    --inflight_total_;
+    return error_text(id, protocol::error_code::internal_error,
+                      fmt::format("Server busy: {} tool calls in flight (limit {}, "
+                                  "--max-inflight); retry shortly",
+                                  before, limits_.max_inflight_total));
+}
+
+void router::release() { --inflight_total_; }
 
 router::router(toolkits::tool_provider& provider, protocol::dispatcher const& dispatcher,
                router_limits limits)
@@ -103,6 +136,11 @@ asio::awaitable<std::optional<std::string>>
 router::run_call(protocol::tool_call call, std::shared_ptr<transport::message_sink> sink)
 {
     routed_call_context context(std::move(sink), call.progress_token, call.level, call.version);
+    if (spdlog::should_log(spdlog::level::debug)) {
+        // Secret-named arguments are masked at every level (issue 6 item 6).
+        spdlog::debug("tools/call id={} tool={} arguments={}", json::serialize(call.id),
+                      call.tool->dotted_name, redacted_arguments_text(call.arguments));
+    }
     auto const started = std::chrono::steady_clock::now();
     protocol::call_result result;
     bool failed = false;
@@ -136,8 +174,13 @@ void router::start_call(std::shared_ptr<conversation> conv, protocol::tool_call 
                         std::shared_ptr<transport::message_sink> sink)
 {
     auto key = json::serialize(call.id);
+    if (auto busy = admit(call.id)) {
+        sink->send(std::move(*busy));
+        return;
+    }
     auto registered = register_call(*conv, key, call.id, limits_.max_inflight_per_conversation);
     if (auto const* error = std::get_if<std::string>(&registered)) {
+        release();
         sink->send(*error);
         return;
     }
@@ -145,8 +188,10 @@ void router::start_call(std::shared_ptr<conversation> conv, protocol::tool_call 
     asio::co_spawn(conv->strand, run_call(std::move(call), sink),
                    asio::bind_cancellation_slot(
                        entry->signal.slot(),
-                       [conv, key, entry, sink](std::exception_ptr, std::optional<std::string> r) {
+                       [this, conv, key, entry, sink](std::exception_ptr,
+                                                      std::optional<std::string> r) {
                            unregister_call(*conv, key);
+                           release();
                            if (r && !entry->cancelled) {
                                sink->send(std::move(*r)); // CN1: a cancelled call gets no reply
                            }
@@ -211,6 +256,10 @@ router::handle(protocol::message msg, std::shared_ptr<conversation> conv,
     if (!call) {
         co_return std::nullopt;
     }
+    if (auto busy = admit(call->id)) {
+        co_return protocol::reply{std::move(*busy), 200, false};
+    }
+    admission held(inflight_total_);
     if (!conv || call->modern) {
         // Stateless: the caller's cancellation (the client closing the stream) reaches the
         // call through this coroutine's own slot.

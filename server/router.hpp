@@ -36,7 +36,8 @@ struct conversation {
 
 struct router_limits {
     std::size_t max_depth = 64;
-    std::size_t max_inflight_per_conversation = 64;
+    std::size_t max_inflight_per_conversation = 64; ///< --max-inflight-per-session
+    std::size_t max_inflight_total = 256;           ///< --max-inflight: every session together
 };
 
 class router {
@@ -65,6 +66,12 @@ public:
 
     /// Cancels every call of `conv` (stdin EOF, session end, shutdown).
     void cancel_all(conversation& conv);
+    /// Tool calls running now, all conversations and stateless requests together.
+    std::size_t inflight() const { return inflight_total_; }
+    /// Shutdown: from now on every new tool call is answered with an error (calls already
+    /// running go on). Thread-safe.
+    void refuse_new_calls() { refusing_ = true; }
+    bool is_refusing_calls() const { return refusing_; }
 
     protocol::dispatcher const& dispatcher() const { return dispatcher_; }
     std::size_t max_depth() const { return limits_.max_depth; }
@@ -77,9 +84,14 @@ private:
     void start_call(std::shared_ptr<conversation> conv, protocol::tool_call call,
                     std::shared_ptr<transport::message_sink> sink);
 
+    std::optional<std::string> admit(boost::json::value const& id);
+    void release();
+
     toolkits::tool_provider& provider_;
     protocol::dispatcher const& dispatcher_;
     router_limits limits_;
+    std::atomic<std::size_t> inflight_total_{0};
+    std::atomic<bool> refusing_{false};
 };
 
 } // namespace toolgate::server

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <atomic>
 #include <thread>
 
 namespace toolgate::server {
@@ -27,7 +28,8 @@ bool is_loopback_address(std::string const& host)
 }
 
 asio::awaitable<void> sweep_sessions(session_registry& sessions, router& r,
-                                     std::chrono::seconds every, bool const& stopping)
+                                     std::chrono::seconds every,
+                                     std::atomic<bool> const& stopping)
 {
     asio::steady_timer timer(co_await asio::this_coro::executor);
     while (!stopping) {
@@ -49,6 +51,60 @@ void print_banner(config const& cfg, std::uint16_t port, std::string const& summ
     spdlog::info("connect a desktop client over stdio: command \"toolgate\" (no arguments); "
                  "Ctrl-C stops this server");
 }
+
+/// SIGTERM/SIGINT in HTTP mode: stop accepting (idle keep-alive connections close), poll
+/// until no request is being answered or the grace period ends, then cancel what is left
+/// (session calls, and every connection closed so stateless calls are cancelled) and stop the
+/// io_context after a short bounded wait.
+class graceful_stop {
+public:
+    graceful_stop(asio::io_context& ioc, transport::http_listener& listener,
+                  session_registry& sessions, router& r, std::chrono::seconds grace)
+        : ioc_(ioc), listener_(listener), sessions_(sessions), router_(r), timer_(ioc),
+          deadline_(std::chrono::steady_clock::time_point::max()), grace_(grace)
+    {
+    }
+
+    void begin()
+    {
+        deadline_ = std::chrono::steady_clock::now() + grace_;
+        router_.refuse_new_calls();
+        listener_.stop();
+        poll();
+    }
+
+private:
+    void poll()
+    {
+        auto const now = std::chrono::steady_clock::now();
+        if (listener_.active_requests() == 0 && router_.inflight() == 0) {
+            ioc_.stop();
+            return;
+        }
+        if (!cancelled_ && now >= deadline_) {
+            cancelled_ = true;
+            spdlog::warn("shutdown: grace period over; cancelling {} call(s) in flight",
+                         router_.inflight());
+            sessions_.cancel_all(router_);
+            listener_.close_all();
+            deadline_ = now + std::chrono::seconds(2); // cancelled calls unwind quickly
+        } else if (cancelled_ && now >= deadline_) {
+            ioc_.stop();
+            return;
+        }
+        timer_.expires_after(std::chrono::milliseconds(20));
+        timer_.async_wait([this](boost::system::error_code) { poll(); });
+    }
+
+    asio::io_context& ioc_;
+    transport::http_listener& listener_;
+    session_registry& sessions_;
+    router& router_;
+    asio::steady_timer timer_;
+    std::chrono::steady_clock::time_point deadline_;
+    std::chrono::seconds grace_;
+    bool cancelled_ = false;
+};
 
 } // namespace
 
@@ -79,7 +135,7 @@ int serve_http(config const& cfg, asio::io_context& ioc, toolkits::tool_provider
     protocol::tool_pages pages(tools.tools(), naming, cfg.page_size, identity);
     protocol::tool_index index(tools.tools());
     protocol::dispatcher dispatcher(identity, pages, index);
-    router r(tools, dispatcher, {cfg.max_depth, 64});
+    router r(tools, dispatcher, {cfg.max_depth, cfg.max_inflight_per_session, cfg.max_inflight});
 
     transport::session_signer signer(cfg.session_key);
     if (signer.has_random_key()) {
@@ -88,6 +144,7 @@ int serve_http(config const& cfg, asio::io_context& ioc, toolkits::tool_provider
     }
     session_registry sessions(ioc.get_executor(), std::move(signer), cfg.session_idle_timeout,
                               cfg.session_max_age);
+    sessions.set_max_sessions(cfg.max_sessions);
     transport::origin_policy origins(cfg.allowed_origins);
     mcp_http_endpoint endpoint(r, sessions, origins,
                                {cfg.path, is_loopback_address(cfg.host), auth.get()});
@@ -96,6 +153,8 @@ int serve_http(config const& cfg, asio::io_context& ioc, toolkits::tool_provider
     limits.header_timeout = cfg.header_timeout;
     limits.body_timeout = cfg.body_timeout;
     limits.idle_timeout = cfg.idle_timeout;
+    limits.max_header_bytes = cfg.max_header_bytes;
+    limits.max_connections = cfg.max_connections;
     transport::http_listener listener(ioc, cfg.host, cfg.port, endpoint, limits);
     listener.start();
     if (auth && auth->resource().empty()) {
@@ -109,33 +168,24 @@ int serve_http(config const& cfg, asio::io_context& ioc, toolkits::tool_provider
     }
     print_banner(cfg, listener.port(), summary);
 
-    bool stopping = false;
+    std::atomic<bool> stopping{false};
     auto const sweep_every = std::min<std::chrono::seconds>(cfg.session_idle_timeout / 2 + std::chrono::seconds(1),
                                                             std::chrono::seconds(30));
     asio::co_spawn(ioc, sweep_sessions(sessions, r, sweep_every, stopping),
                    [](std::exception_ptr) {});
     asio::signal_set signals(ioc, SIGINT, SIGTERM);
-    asio::steady_timer drain(ioc);
-    std::function<void(int)> wait_drained = [&](int rounds_left) {
-        // Idle keep-alive connections are not waited for; requests being answered are.
-        if (listener.active_requests() == 0 || rounds_left == 0) {
-            ioc.stop();
-            return;
-        }
-        drain.expires_after(std::chrono::milliseconds(50));
-        drain.async_wait([&, rounds_left](boost::system::error_code) {
-            wait_drained(rounds_left - 1);
-        });
-    };
+    graceful_stop shutdown{ioc, listener, sessions, r, cfg.shutdown_grace};
     signals.async_wait([&](boost::system::error_code ec, int sig) {
         if (ec) {
             return;
         }
-        // DECISIONS: stop accepting, let in-flight calls finish within a grace period, exit 0.
-        spdlog::info("signal {}: no longer accepting; waiting up to 10 s for open requests", sig);
+        // DECISIONS: stop accepting, let in-flight calls finish within a grace period, then
+        // cancel them, exit 0.
+        spdlog::info("signal {}: no longer accepting; waiting up to {} s for {} open "
+                     "request(s)",
+                     sig, cfg.shutdown_grace.count(), listener.active_requests());
         stopping = true;
-        listener.stop();
-        wait_drained(200);
+        shutdown.begin();
     });
 
     std::vector<std::thread> workers;

@@ -10,6 +10,10 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <chrono>
+#include <functional>
+#include <memory>
+
 namespace toolgate::server {
 namespace asio = boost::asio;
 
@@ -29,22 +33,62 @@ int serve_stdio(config const& cfg, asio::io_context& ioc, toolkits::tool_provide
     protocol::tool_pages pages(tools.tools(), naming_of(cfg), cfg.page_size, identity);
     protocol::tool_index index(tools.tools());
     protocol::dispatcher dispatcher(identity, pages, index);
-    router r(tools, dispatcher, {cfg.max_depth, 64});
+    router r(tools, dispatcher, {cfg.max_depth, cfg.max_inflight_per_session, cfg.max_inflight});
 
     auto conv = std::make_shared<conversation>(ioc.get_executor());
     auto channel = std::make_shared<transport::stdio_channel>(ioc.get_executor(), cfg.max_line_bytes);
-    auto stop = [&ioc, &r, conv, channel] {
+    bool stopped = false;
+    auto stop = [&ioc, &r, &stopped, conv, channel] {
         // DECISIONS: stdin EOF cancels in-flight calls and exits promptly with status 0.
+        if (stopped) {
+            return;
+        }
+        stopped = true;
         r.cancel_all(*conv);
         channel->when_flushed([&ioc] { ioc.stop(); });
     };
-    asio::signal_set signals(ioc, SIGINT, SIGTERM);
-    signals.async_wait([&stop](boost::system::error_code ec, int sig) {
-        if (!ec) {
-            spdlog::info("signal {}: shutting down", sig);
-            stop();
+    // DECISIONS "Shutdown": a signal lets the calls in flight finish within --shutdown-grace
+    // (new calls are refused meanwhile), then cancels the rest; a second signal or stdin EOF
+    // cuts the wait short.
+    asio::steady_timer drain(ioc);
+    std::chrono::steady_clock::time_point deadline;
+    std::function<void()> poll_drained = [&] {
+        if (stopped) {
+            return;
         }
-    });
+        if (r.inflight() == 0 || std::chrono::steady_clock::now() >= deadline) {
+            if (r.inflight() != 0) {
+                spdlog::warn("shutdown: grace period over; cancelling {} call(s)", r.inflight());
+            }
+            stop();
+            return;
+        }
+        drain.expires_after(std::chrono::milliseconds(20));
+        drain.async_wait([&](boost::system::error_code ec) {
+            if (!ec) {
+                poll_drained();
+            }
+        });
+    };
+    asio::signal_set signals(ioc, SIGINT, SIGTERM);
+    std::function<void(boost::system::error_code, int)> on_signal =
+        [&](boost::system::error_code ec, int sig) {
+            if (ec || stopped) {
+                return;
+            }
+            if (r.is_refusing_calls()) {
+                spdlog::info("signal {} again: cancelling calls now", sig);
+                stop();
+                return;
+            }
+            spdlog::info("signal {}: waiting up to {} s for {} call(s) in flight", sig,
+                         cfg.shutdown_grace.count(), r.inflight());
+            r.refuse_new_calls();
+            deadline = std::chrono::steady_clock::now() + cfg.shutdown_grace;
+            signals.async_wait(on_signal);
+            poll_drained();
+        };
+    signals.async_wait(on_signal);
     std::size_t const limit = cfg.max_line_bytes;
     channel->start({
         [&r, conv, channel](std::string line) { r.on_text(conv, std::move(line), channel); },

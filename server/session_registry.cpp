@@ -18,18 +18,56 @@ std::shared_ptr<conversation> session_registry::make_conversation() const
     return std::make_shared<conversation>(executor_);
 }
 
-std::string session_registry::open(std::shared_ptr<conversation> conv, std::string const& version)
+std::string session_registry::open(std::shared_ptr<conversation> conv, std::string const& version,
+                                   std::string const& principal)
 {
-    auto id = signer_.issue(version);
+    auto id = signer_.issue(version, std::chrono::system_clock::now(), principal);
     std::lock_guard lock(mutex_);
-    sessions_[id] = {std::move(conv), clock::now()};
+    sessions_[id] = {std::move(conv), clock::now(), principal};
     return id;
 }
 
-std::shared_ptr<conversation> session_registry::find(std::string const& id)
+std::optional<std::string> session_registry::try_open(std::shared_ptr<conversation> conv,
+                                                       std::string const& version,
+                                                       std::string const& principal)
+{
+    auto id = signer_.issue(version, std::chrono::system_clock::now(), principal);
+    std::lock_guard lock(mutex_);
+    if (sessions_.size() >= max_sessions_) {
+        return std::nullopt;
+    }
+    sessions_[id] = {std::move(conv), clock::now(), principal};
+    return id;
+}
+
+bool session_registry::has_room() const
+{
+    std::lock_guard lock(mutex_);
+    return sessions_.size() < max_sessions_;
+}
+
+void session_registry::cancel_all(router& r)
+{
+    std::vector<std::shared_ptr<conversation>> live;
+    {
+        std::lock_guard lock(mutex_);
+        for (auto& [id, e] : sessions_) {
+            live.push_back(e.conv);
+        }
+    }
+    for (auto& conv : live) {
+        r.cancel_all(*conv);
+    }
+}
+
+std::shared_ptr<conversation> session_registry::find(std::string const& id,
+                                                     std::string const& principal)
 {
     std::lock_guard lock(mutex_);
     if (auto it = sessions_.find(id); it != sessions_.end()) {
+        if (it->second.principal != principal) {
+            return nullptr; // H16: never another client's session
+        }
         if (clock::now() - it->second.last_used > idle_timeout_) {
             return nullptr; // expired; the sweep removes it
         }
@@ -39,26 +77,30 @@ std::shared_ptr<conversation> session_registry::find(std::string const& id)
     if (ended_.contains(id)) {
         return nullptr;
     }
-    auto claims = signer_.verify(id);
-    if (!claims || std::chrono::system_clock::now() - claims->issued > max_age_) {
-        return nullptr;
+    auto claims = signer_.verify(id, principal); // signed for this principal only
+    if (!claims || std::chrono::system_clock::now() - claims->issued > max_age_ ||
+        sessions_.size() >= max_sessions_) {
+        return nullptr; // (full: the client's initialize then gets the --max-sessions error)
     }
     // Issued by a replica sharing our key: carry on with its negotiated version.
     auto conv = std::make_shared<conversation>(executor_);
     conv->session.initialized = true;
     conv->session.version = claims->version;
-    sessions_[id] = {conv, clock::now()};
+    sessions_[id] = {conv, clock::now(), principal};
     return conv;
 }
 
-bool session_registry::end(std::string const& id, router& r)
+bool session_registry::end(std::string const& id, router& r, std::string const& principal)
 {
     std::shared_ptr<conversation> conv;
     {
         std::lock_guard lock(mutex_);
         auto it = sessions_.find(id);
+        if (it != sessions_.end() && it->second.principal != principal) {
+            return false; // H16: another client cannot end it either
+        }
         if (it == sessions_.end()) {
-            if (ended_.contains(id) || !signer_.verify(id)) {
+            if (ended_.contains(id) || !signer_.verify(id, principal)) {
                 return false;
             }
             ended_.insert(id); // another replica's session: end it here too

@@ -3,6 +3,7 @@
 
 #include "toolkits/auth.hpp"
 #include "toolkits/request_builder.hpp"
+#include "toolkits/secret_names.hpp"
 
 #include <boost/asio/use_awaitable.hpp>
 
@@ -41,6 +42,11 @@ boost::asio::awaitable<protocol::call_result> http_executor::execute(toolkit_spe
     auto prepared = prepare(toolkit, tool, arguments);
     if (!prepared) {
         co_return protocol::call_result::error(std::move(prepared.error().message));
+    }
+    // Logs never show a secret, a secret host, or a secret-named argument (issue 6 item 6).
+    prepared->request.log_redactions = prepared->redactions;
+    for (auto& value : secret_argument_values(arguments)) {
+        prepared->request.log_redactions.push_back(std::move(value));
     }
     // The request is copied into send(): the prepared redactions stay here for shaping.
     auto result = co_await client_.send(prepared->request);

@@ -7,6 +7,8 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
@@ -20,8 +22,13 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <array>
 #include <atomic>
+#include <mutex>
 #include <stdexcept>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
 
 namespace toolgate::transport {
 namespace asio = boost::asio;
@@ -41,7 +48,39 @@ struct http_listener::impl : std::enable_shared_from_this<impl> {
     http_limits limits;
     std::atomic<std::size_t> connections{0};
     std::atomic<std::size_t> requests{0}; ///< being handled now (idle keep-alive excluded)
+    std::atomic<std::size_t> refusing{0}; ///< 503 answers being written
     std::atomic<bool> stopping{false};
+
+    /// One open connection, for stop() and close_all(). `stream` and `busy` are touched on
+    /// the connection's strand only; the map under `mutex`.
+    struct connection_handle {
+        asio::any_io_executor strand;
+        beast::tcp_stream* stream = nullptr; ///< null once the connection has ended
+        bool busy = false;                   ///< a request is being read or answered
+    };
+    std::mutex mutex;
+    std::unordered_map<std::uint64_t, std::shared_ptr<connection_handle>> open;
+    std::uint64_t next_id = 0;
+
+    /// Closes the connections (all, or the idle ones) on their own strands.
+    void close_connections(bool idle_only)
+    {
+        std::vector<std::shared_ptr<connection_handle>> handles;
+        {
+            std::lock_guard lock(mutex);
+            for (auto& [id, h] : open) {
+                handles.push_back(h);
+            }
+        }
+        for (auto& h : handles) {
+            asio::post(h->strand, [h, idle_only] {
+                if (h->stream && !(idle_only && h->busy)) {
+                    boost::system::error_code ignored;
+                    h->stream->socket().close(ignored);
+                }
+            });
+        }
+    }
 };
 
 namespace {
@@ -173,9 +212,38 @@ http_request to_request(http::request<http::string_body>& req, std::string peer)
     return out;
 }
 
+/// Registers a connection with its listener for as long as the coroutine frame lives.
+class connection_registration {
+public:
+    connection_registration(std::shared_ptr<http_listener::impl> self, beast::tcp_stream& stream)
+        : self_(std::move(self)), handle_(std::make_shared<http_listener::impl::connection_handle>())
+    {
+        handle_->strand = stream.get_executor();
+        handle_->stream = &stream;
+        std::lock_guard lock(self_->mutex);
+        id_ = ++self_->next_id;
+        self_->open.emplace(id_, handle_);
+    }
+    connection_registration(connection_registration const&) = delete;
+    connection_registration& operator=(connection_registration const&) = delete;
+    ~connection_registration()
+    {
+        handle_->stream = nullptr;
+        std::lock_guard lock(self_->mutex);
+        self_->open.erase(id_);
+    }
+    void set_busy(bool busy) { handle_->busy = busy; }
+
+private:
+    std::shared_ptr<http_listener::impl> self_;
+    std::shared_ptr<http_listener::impl::connection_handle> handle_;
+    std::uint64_t id_ = 0;
+};
+
 asio::awaitable<void> run_connection(std::shared_ptr<http_listener::impl> self,
                                      beast::tcp_stream stream)
 {
+    connection_registration registration(self, stream);
     auto const& limits = self->limits;
     std::string peer;
     {
@@ -201,6 +269,7 @@ asio::awaitable<void> run_connection(std::shared_ptr<http_listener::impl> self,
         if (hec) {
             break; // closed, idle timeout, or garbage: nothing useful to answer
         }
+        registration.set_busy(true);
         stream.expires_after(limits.body_timeout);
         auto [bec, bn] = co_await http::async_read(stream, buffer, parser,
                                                    asio::as_tuple(asio::use_awaitable));
@@ -228,6 +297,7 @@ asio::awaitable<void> run_connection(std::shared_ptr<http_listener::impl> self,
         ++self->requests;
         co_await (std::move(handling) || std::move(watching));
         --self->requests;
+        registration.set_busy(false);
         if (!responder.has_responded() || !responder.keep_alive()) {
             break;
         }
@@ -236,10 +306,26 @@ asio::awaitable<void> run_connection(std::shared_ptr<http_listener::impl> self,
     stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
 }
 
-asio::awaitable<void> refuse_connection(beast::tcp_stream stream)
+/// --max-connections reached: answer 503 and close. The request is drained briefly first, so
+/// that closing with unread bytes does not reset the connection before the client reads the
+/// answer.
+asio::awaitable<void> refuse_connection(std::shared_ptr<http_listener::impl> self,
+                                        beast::tcp_stream stream)
 {
     co_await write_simple(stream, http::status::service_unavailable,
-                          json_error("Too many open connections; retry later"));
+                          json_error(fmt::format("Too many open connections (limit {}, "
+                                                 "--max-connections); retry later",
+                                                 self->limits.max_connections)));
+    boost::system::error_code ec;
+    stream.socket().shutdown(tcp::socket::shutdown_send, ec);
+    stream.expires_after(std::chrono::seconds(1));
+    std::array<char, 4096> sink;
+    for (int i = 0; i < 16 && !ec; ++i) {
+        std::size_t n = 0;
+        std::tie(ec, n) = co_await stream.async_read_some(asio::buffer(sink),
+                                                          asio::as_tuple(asio::use_awaitable));
+    }
+    stream.socket().close(ec);
 }
 
 asio::awaitable<void> accept_loop(std::shared_ptr<http_listener::impl> self)
@@ -251,12 +337,23 @@ asio::awaitable<void> accept_loop(std::shared_ptr<http_listener::impl> self)
             if (ec == asio::error::operation_aborted || self->stopping) {
                 break;
             }
-            continue; // e.g. EMFILE: keep serving the connections we have
+            // e.g. EMFILE: keep serving the connections we have, and do not spin: the
+            // failing accept would otherwise return at once, forever.
+            spdlog::warn("http: accept failed: {}; pausing 100 ms", ec.message());
+            asio::steady_timer pause(self->acceptor.get_executor());
+            pause.expires_after(std::chrono::milliseconds(100));
+            co_await pause.async_wait(asio::as_tuple(asio::use_awaitable));
+            continue;
         }
         beast::tcp_stream stream(std::move(socket));
         if (self->connections >= self->limits.max_connections) {
+            if (self->refusing >= 64) {
+                continue; // a flood: drop it without an answer rather than pile up writers
+            }
+            ++self->refusing;
             auto ex = stream.get_executor();
-            asio::co_spawn(ex, refuse_connection(std::move(stream)), [](std::exception_ptr) {});
+            asio::co_spawn(ex, refuse_connection(self, std::move(stream)),
+                           [self](std::exception_ptr) { --self->refusing; });
             continue;
         }
         ++self->connections;
@@ -314,7 +411,10 @@ void http_listener::stop()
         boost::system::error_code ignored;
         self->acceptor.close(ignored);
     });
+    impl_->close_connections(true);
 }
+
+void http_listener::close_all() { impl_->close_connections(false); }
 
 std::size_t http_listener::open_connections() const { return impl_->connections; }
 

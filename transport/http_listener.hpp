@@ -21,8 +21,12 @@ public:
 
     std::uint16_t port() const; ///< the bound port (useful with port 0)
     void start();
-    /// Stops accepting; open connections finish their current request.
+    /// Stops accepting and closes idle keep-alive connections; connections answering a
+    /// request finish it (and then close).
     void stop();
+    /// Closes every open connection, busy or not: their handlers are cancelled (the end of a
+    /// shutdown's grace period). Thread-safe.
+    void close_all();
     std::size_t open_connections() const;
     /// Requests being answered now; idle keep-alive connections do not count.
     std::size_t active_requests() const;

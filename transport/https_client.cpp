@@ -21,6 +21,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <cctype>
 #include <stdexcept>
 
 namespace toolgate::transport {
@@ -100,20 +101,51 @@ bool is_cancelled(asio::cancellation_state const& cs)
     return cs.cancelled() != asio::cancellation_type::none;
 }
 
-/// One line per attempt at debug: method, host, path (never the query), outcome, time.
+/// `text` with every redaction (raw or percent-encoded) replaced by `***`.
+std::string masked(std::string text, std::vector<std::string> const& redactions)
+{
+    auto encoded = [](std::string_view v) {
+        std::string out;
+        for (unsigned char c : v) {
+            if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~') {
+                out += static_cast<char>(c);
+            } else {
+                out += fmt::format("%{:02X}", c);
+            }
+        }
+        return out;
+    };
+    for (auto const& r : redactions) {
+        for (auto const& form : {r, encoded(r)}) {
+            if (form.size() < 3) {
+                continue; // too short to matter, and masking it would shred the line
+            }
+            for (auto at = text.find(form); at != std::string::npos; at = text.find(form, at + 3)) {
+                text.replace(at, form.size(), "***");
+            }
+        }
+    }
+    return text;
+}
+
+/// One line per attempt at debug: method, host, path (never the query), outcome, time. Secrets
+/// (a host a secret names, a token in a path) are masked (issue 6 item 6).
 void log_attempt(outbound_request const& request, url_target const& target,
                  step_outcome const& outcome, steady_clock::time_point started, int attempt,
                  bool reused)
 {
+    if (!spdlog::should_log(spdlog::level::debug)) {
+        return;
+    }
     auto const ms = std::chrono::duration_cast<std::chrono::milliseconds>(steady_clock::now() - started);
+    auto const where = masked(fmt::format("{}{}", target.authority(), target.path),
+                              request.log_redactions);
     if (outcome.failure == outbound_failure::none) {
-        spdlog::debug("upstream {} {}{} status={} ms={} attempt={} reused={}", request.method,
-                      target.authority(), target.path, outcome.response.status, ms.count(), attempt,
-                      reused);
+        spdlog::debug("upstream {} {} status={} ms={} attempt={} reused={}", request.method,
+                      where, outcome.response.status, ms.count(), attempt, reused);
     } else {
-        spdlog::debug("upstream {} {}{} failure={} ms={} attempt={} reused={}", request.method,
-                      target.authority(), target.path, failure_name(outcome.failure), ms.count(),
-                      attempt, reused);
+        spdlog::debug("upstream {} {} failure={} ms={} attempt={} reused={}", request.method,
+                      where, failure_name(outcome.failure), ms.count(), attempt, reused);
     }
 }
 

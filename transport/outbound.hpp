@@ -25,6 +25,9 @@ struct outbound_request {
     std::vector<std::string> secret_headers;
     /// Query parameter names whose values must never be logged or echoed (e.g. `key`, `token`).
     std::vector<std::string> secret_query;
+    /// Values every log line about this request masks: secrets, a host a secret names, and
+    /// arguments named like a credential (raw and percent-encoded forms are both masked).
+    std::vector<std::string> log_redactions;
 };
 
 /// The platform's answer, complete.

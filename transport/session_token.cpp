@@ -26,12 +26,16 @@ std::string hex(unsigned char const* data, std::size_t size)
     return out;
 }
 
-std::string mac_of(std::string const& key, std::string_view payload)
+std::string mac_of(std::string const& key, std::string_view payload, std::string_view binding)
 {
     std::array<unsigned char, EVP_MAX_MD_SIZE> mac{};
     unsigned int length = 0;
+    std::string input(payload);
+    if (!binding.empty()) {
+        input.append(1, '\0').append(binding); // the payload never holds a NUL
+    }
     HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
-         reinterpret_cast<unsigned char const*>(payload.data()), payload.size(), mac.data(),
+         reinterpret_cast<unsigned char const*>(input.data()), input.size(), mac.data(),
          &length);
     return hex(mac.data(), length);
 }
@@ -51,7 +55,8 @@ session_signer::session_signer(std::string key) : key_(std::move(key))
 }
 
 std::string session_signer::issue(std::string_view version,
-                                  std::chrono::system_clock::time_point now) const
+                                  std::chrono::system_clock::time_point now,
+                                  std::string_view binding) const
 {
     std::array<unsigned char, 16> nonce{};
     if (RAND_bytes(nonce.data(), static_cast<int>(nonce.size())) != 1) {
@@ -60,11 +65,12 @@ std::string session_signer::issue(std::string_view version,
     auto const seconds =
         std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count();
     auto payload = fmt::format("v1-{}-{}-{}", version, seconds, hex(nonce.data(), nonce.size()));
-    auto mac = mac_of(key_, payload);
+    auto mac = mac_of(key_, payload, binding);
     return payload + "." + mac;
 }
 
-std::optional<session_claims> session_signer::verify(std::string_view id) const
+std::optional<session_claims> session_signer::verify(std::string_view id,
+                                                     std::string_view binding) const
 {
     auto const dot = id.rfind('.');
     if (dot == std::string_view::npos || id.size() > 256) {
@@ -72,7 +78,7 @@ std::optional<session_claims> session_signer::verify(std::string_view id) const
     }
     auto const payload = id.substr(0, dot);
     auto const mac = id.substr(dot + 1);
-    auto const expected = mac_of(key_, payload);
+    auto const expected = mac_of(key_, payload, binding);
     if (mac.size() != expected.size() ||
         CRYPTO_memcmp(mac.data(), expected.data(), expected.size()) != 0) {
         return std::nullopt;

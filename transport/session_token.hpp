@@ -20,11 +20,15 @@ public:
     /// `key` empty: a random key (ids then verify only on this process).
     explicit session_signer(std::string key);
 
+    /// `binding` (the authenticated principal, or empty) enters the MAC but not the id, so
+    /// the id verifies only for the same principal (MCP-REQUIREMENTS H16).
     std::string issue(std::string_view version,
-                      std::chrono::system_clock::time_point now = std::chrono::system_clock::now()) const;
-    /// The claims of an id this key signed, or nullopt for anything else (tampered, foreign,
-    /// malformed). Visible ASCII only, as MCP requires of session ids.
-    std::optional<session_claims> verify(std::string_view id) const;
+                      std::chrono::system_clock::time_point now = std::chrono::system_clock::now(),
+                      std::string_view binding = {}) const;
+    /// The claims of an id this key signed for `binding`, or nullopt for anything else
+    /// (tampered, foreign, another principal's, malformed). Visible ASCII only, as MCP
+    /// requires of session ids.
+    std::optional<session_claims> verify(std::string_view id, std::string_view binding = {}) const;
     bool has_random_key() const { return random_key_; }
 
 private:

@@ -1,0 +1,100 @@
+// Client authentication for Streamable HTTP (MCP-REQUIREMENTS §14): static bearer tokens and
+// OAuth 2.1 resource-server mode (JWT access tokens), the 401/403 challenges and the
+// Protected Resource Metadata document (RFC 9728). stdio needs none of this.
+#pragma once
+
+#include "server/config.hpp"
+#include "server/jwt_validator.hpp"
+#include "transport/http_types.hpp"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace toolgate::server {
+
+/// Equality of two secrets in time that depends on neither their contents nor their lengths:
+/// both are hashed with SHA-256 and the digests compared with CRYPTO_memcmp.
+bool secrets_equal(std::string_view a, std::string_view b);
+
+/// Tokens from a file: one per line, surrounding blanks trimmed, blank lines and lines starting
+/// with `#` ignored. Throws std::invalid_argument when the file cannot be read.
+std::vector<std::string> read_token_file(std::string const& path);
+/// Comma-separated tokens (TOOLGATE_AUTH_TOKENS), blanks trimmed, empty items dropped.
+std::vector<std::string> split_token_list(std::string_view text);
+
+/// Accepted static bearer tokens, held as SHA-256 digests only. Several may be valid at once
+/// so they can be rotated.
+class static_tokens {
+public:
+    void add(std::string_view token);
+    /// The principal ("static:" and a short digest prefix) when `token` is one of ours. Every
+    /// stored digest is compared, whichever matches, so timing tells nothing.
+    std::optional<std::string> match(std::string_view token) const;
+    std::size_t size() const { return digests_.size(); }
+
+private:
+    std::vector<std::array<unsigned char, 32>> digests_;
+};
+
+/// The outcome of checking one request.
+struct auth_decision {
+    enum class verdict { allowed, missing, invalid, insufficient_scope, bad_request };
+    verdict result = verdict::missing;
+    std::string principal; ///< who, when allowed (never a token)
+    std::string reason; ///< for logs and error_description (never a token or claim value)
+};
+
+struct auth_settings {
+    static_tokens tokens;
+    std::optional<jwt_validator> jwt;
+    std::vector<std::string> required_scopes;
+    std::vector<std::string> authorization_servers; ///< for the metadata (OAuth mode)
+};
+
+class client_auth {
+public:
+    /// Builds the checks from the flags and TOOLGATE_AUTH_TOKENS; nullptr when no client
+    /// authentication is configured. Throws std::invalid_argument on bad configuration
+    /// (unreadable file, JWKS without a usable key, OAuth flags missing).
+    static std::unique_ptr<client_auth> from_config(config const& cfg);
+
+    explicit client_auth(auth_settings settings);
+
+    bool oauth() const { return settings_.jwt.has_value(); }
+    std::size_t static_token_count() const { return settings_.tokens.size(); }
+    /// The canonical resource URI (the token audience). Set once, before serving.
+    void set_resource(std::string url);
+    std::string const& resource() const { return resource_; }
+    /// `<origin>/.well-known/oauth-protected-resource<path of resource>`.
+    std::string metadata_url() const;
+
+    /// Checks the request's `Authorization: Bearer` token (A4, A5, A6, A8, A9).
+    auth_decision check(transport::http_request const& request) const;
+
+    struct answer {
+        unsigned status = 401;
+        transport::header_list headers;
+        std::string body;
+    };
+    /// The 400/401/403 answer for a refusal, with its WWW-Authenticate challenge.
+    answer refuse(auth_decision const& decision) const;
+    /// The metadata answer when `path` is one of its well-known paths (`mcp_path` is the
+    /// endpoint's path), else nullopt. Only in OAuth mode.
+    std::optional<answer> metadata(std::string_view path, std::string_view mcp_path) const;
+
+private:
+    std::string challenge(auth_decision const& decision) const;
+
+    auth_settings settings_;
+    std::string resource_;
+};
+
+/// `http://host:port/path` for a bind address (lower-case host, IPv6 in brackets).
+std::string canonical_url(std::string const& host, std::uint16_t port, std::string const& path);
+
+} // namespace toolgate::server
