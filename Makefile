@@ -35,3 +35,41 @@ test-unit: build
 
 clean:
 	rm -rf $(BUILD)
+
+# Benchmarks (bench/README.md): toolgate against the TypeScript SDK server and the fake platform
+# driven directly, one table. Not part of `make test`; the smoke run is (ctest bench.smoke).
+.PHONY: bench bench-smoke bench-profile
+bench: build
+	@bash bench/install.sh $(BUILD)
+	python3 bench/run.py --build-dir $(BUILD) --no-install
+
+bench-smoke: build
+	@bash bench/install.sh $(BUILD)
+	python3 bench/run.py --build-dir $(BUILD) --no-install --smoke
+
+bench-profile: build
+	@bash bench/install.sh $(BUILD)
+	python3 bench/profile.py --build-dir $(BUILD)
+
+# Hardening (docs-draft/HARDENING.md). Each builds in its own directory at -j2.
+# `make test-asan`: ASan+UBSan build (build-asan) running the unit and integration tests.
+# `make test-tsan`: TSan build (build-tsan) running the multi-threaded HTTP tests.
+# `make fuzz FUZZ_SECONDS=60`: libFuzzer targets (clang, build-fuzz), each run that long.
+# `make soak DURATION=600`: the fault-injection soak (build-soak; SOAK_BUILD=build-asan to
+# soak the sanitizer build).
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= jsonrpc line_framer http validate request_builder
+DURATION ?= 60
+SOAK_BUILD ?= build-soak
+.PHONY: test-asan test-tsan fuzz soak
+test-asan:
+	@JOBS=2 bash test/hardening/sanitize.sh asan build-asan
+
+test-tsan:
+	@JOBS=2 bash test/hardening/sanitize.sh tsan build-tsan
+
+fuzz: deps
+	@JOBS=2 bash test/fuzz/run.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+soak:
+	@JOBS=2 bash test/soak/run.sh $(SOAK_BUILD) $(DURATION)
