@@ -1,6 +1,7 @@
 // fake_platform: the test fake platform as a process, for end-to-end tests and benchmarks.
 // Prints `port=<n> ca=<path>` on stdout once listening, answers every request with canned
 // JSON, optionally logs each request as a JSON line, and exits when stdin reaches EOF.
+#include "fake_faults.hpp"
 #include "fake_platform.hpp"
 
 #include <fmt/format.h>
@@ -18,7 +19,11 @@ namespace {
 constexpr char const* usage =
     "usage: fake_platform [--plain] [--status N] [--body JSON | --body-file PATH]\n"
     "                     [--delay-ms N] [--log PATH]\n"
-    "Serves on 127.0.0.1 (port printed as `port=<n> ca=<path>`) until stdin closes.\n";
+    "                     [--faults RATE [--seed N] [--oversized-bytes N] [--slow-ms N]]\n"
+    "Serves on 127.0.0.1 (port printed as `port=<n> ca=<path>`) until stdin closes.\n"
+    "--faults: that share of requests (0..1) gets a reset, close, stall, slow answer, 500,\n"
+    "503/429 with Retry-After, an oversized or a malformed body; the counts are printed to\n"
+    "stderr as `faults: name=n ...` at exit.\n";
 
 std::string json_string(std::string_view text)
 {
@@ -59,6 +64,7 @@ struct settings {
     toolgate::test::fake_platform_options options;
     toolgate::test::fake_response response;
     std::string log_path;
+    toolgate::test::fault_options faults;
 };
 
 bool parse_arguments(int argc, char** argv, settings& out)
@@ -84,6 +90,14 @@ bool parse_arguments(int argc, char** argv, settings& out)
             out.response.delay = std::chrono::milliseconds(std::atoi(argv[++i]));
         } else if (arg == "--log" && has_value) {
             out.log_path = argv[++i];
+        } else if (arg == "--faults" && has_value) {
+            out.faults.rate = std::atof(argv[++i]);
+        } else if (arg == "--seed" && has_value) {
+            out.faults.seed = static_cast<std::uint32_t>(std::atol(argv[++i]));
+        } else if (arg == "--oversized-bytes" && has_value) {
+            out.faults.oversized_bytes = static_cast<std::size_t>(std::atol(argv[++i]));
+        } else if (arg == "--slow-ms" && has_value) {
+            out.faults.slow = std::chrono::milliseconds(std::atol(argv[++i]));
         } else {
             return false;
         }
@@ -106,12 +120,13 @@ int main(int argc, char** argv)
     if (!config.log_path.empty()) {
         log.open(config.log_path, std::ios::app);
     }
+    toolgate::test::fault_injector faults(config.faults);
     platform.set_handler([&](toolgate::test::recorded_request const& request) {
         if (log.is_open()) {
             std::lock_guard lock(log_mutex);
             log << to_json_line(request) << '\n' << std::flush;
         }
-        return config.response;
+        return config.faults.rate > 0 ? faults.answer(config.response) : config.response;
     });
 
     // The one stdout line, read by the launching test or benchmark.
@@ -120,6 +135,9 @@ int main(int argc, char** argv)
 
     std::string ignored;
     while (std::getline(std::cin, ignored)) {
+    }
+    if (config.faults.rate > 0) {
+        std::fprintf(stderr, "faults: %s\n", faults.summary().c_str());
     }
     return 0;
 }
