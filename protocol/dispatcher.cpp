@@ -289,14 +289,14 @@ outcome dispatcher::list_tools(message const& msg, std::string_view version, boo
         out.http_status = 200; // a handler error, not an envelope error (§3 row 10)
         return out;
     }
-    auto const text = std::get<std::string_view>(page);
-    // The page is serialised once; only the envelope is built per request.
-    std::string out = R"({"jsonrpc":"2.0","id":)";
-    out += json::serialize(msg.id());
-    out += R"(,"result":)";
-    out += text;
-    out += '}';
-    return reply{std::move(out), 200, false};
+    // The page is serialised once; only the envelope around it is built per request.
+    reply out;
+    out.text = R"({"jsonrpc":"2.0","id":)";
+    out.text += json::serialize(msg.id());
+    out.text += R"(,"result":)";
+    out.shared = std::get<std::string_view>(page);
+    out.tail = "}";
+    return out;
 }
 
 std::variant<tool_call, rpc_error> dispatcher::read_call(message const& msg) const

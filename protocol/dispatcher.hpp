@@ -26,11 +26,36 @@ struct legacy_session {
     std::optional<log_level> level; ///< set by logging/setLevel; none before
 };
 
-/// An answer ready to send. `http_status` is what Streamable HTTP should answer with.
+/// An answer ready to send: `text`, then `shared`, then `tail`. Most answers are all in
+/// `text`; a tools/list answer keeps its page in `shared` (bytes owned by tool_pages for the
+/// life of the process) so that a large listing is never copied per request.
+/// `http_status` is what Streamable HTTP should answer with.
 struct reply {
+    reply() = default;
+    reply(std::string t, unsigned status = 200, bool opened = false)
+        : text(std::move(t)), http_status(status), opened_session(opened)
+    {
+    }
+
     std::string text;
     unsigned http_status = 200;
     bool opened_session = false; ///< a successful initialize (HTTP mints a session id)
+    std::string_view shared;
+    std::string tail;
+
+    /// The whole message as one string (for transports that need one).
+    std::string flatten() const
+    {
+        std::string out;
+        out.reserve(text.size() + shared.size() + tail.size());
+        out.append(text).append(shared).append(tail);
+        return out;
+    }
+    /// The whole message, moving `text` out when it is all there is.
+    std::string take()
+    {
+        return shared.empty() && tail.empty() ? std::move(text) : flatten();
+    }
 };
 
 /// A tools/call the caller must run; the result goes out with `id`.

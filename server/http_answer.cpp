@@ -105,7 +105,7 @@ asio::awaitable<void> answer_request(router& r, protocol::message msg,
     }
     if (streaming) {
         if (result) {
-            co_await out.stream_write(sse_event(result->text));
+            co_await out.stream_write(sse_event(result->take()));
         }
         co_await out.end_stream();
         co_return;
@@ -115,7 +115,8 @@ asio::awaitable<void> answer_request(router& r, protocol::message msg,
         co_return;
     }
     extra_headers.emplace_back("Content-Type", "application/json");
-    co_await out.respond(result->http_status, std::move(extra_headers), std::move(result->text));
+    co_await out.respond_parts(result->http_status, std::move(extra_headers),
+                               std::move(result->text), result->shared, std::move(result->tail));
 }
 
 } // namespace toolgate::server

@@ -95,13 +95,15 @@ void cancel_by_id(conversation& conv, json::value const& id)
 /// Holds one unit of the router's total in-flight budget for a stateless call.
 class admission {
 public:
-    explicit admission(std::atomic<std::size_t>& count) : count_(&count) {}
+    explicit admission(std::shared_ptr<std::atomic<std::size_t>> count) : count_(std::move(count))
+    {
+    }
     admission(admission const&) = delete;
     admission& operator=(admission const&) = delete;
     ~admission() { --*count_; }
 
 private:
-    std::atomic<std::size_t>* count_;
+    std::shared_ptr<std::atomic<std::size_t>> count_;
 };
 
 } // namespace
@@ -113,18 +115,18 @@ std::optional<std::string> router::admit(json::value const& id)
                           "Server is shutting down: no new tool calls are accepted");
     }
     // Optimistic increment: a call over the limit gives its unit straight back.
-    auto const before = inflight_total_.fetch_add(1);
+    auto const before = inflight_total_->fetch_add(1);
     if (before < limits_.max_inflight_total) {
         return std::nullopt;
     }
-    --inflight_total_;
+    --*inflight_total_;
     return error_text(id, protocol::error_code::internal_error,
                       fmt::format("Server busy: {} tool calls in flight (limit {}, "
                                   "--max-inflight); retry shortly",
                                   before, limits_.max_inflight_total));
 }
 
-void router::release() { --inflight_total_; }
+void router::release() { --*inflight_total_; }
 
 router::router(toolkits::tool_provider& provider, protocol::dispatcher const& dispatcher,
                router_limits limits)
@@ -223,7 +225,7 @@ void router::on_text(std::shared_ptr<conversation> conv, std::string text,
         outcome = dispatcher_.dispatch(msg, conv->session);
     }
     if (auto* r = std::get_if<protocol::reply>(&outcome)) {
-        sink->send(std::move(r->text));
+        sink->send(r->take());
     } else if (auto* call = std::get_if<protocol::tool_call>(&outcome)) {
         start_call(std::move(conv), std::move(*call), std::move(sink));
     } else if (auto* cancel = std::get_if<protocol::cancel_call>(&outcome)) {

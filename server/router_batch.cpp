@@ -71,7 +71,7 @@ router::run_batch(std::shared_ptr<conversation> conv, json::array batch,
             auto reply = co_await handle(std::move(std::get<protocol::message>(classified)),
                                            conv, sink);
             if (reply) {
-                answer = std::move(reply->text);
+                answer = reply->take();
             }
         }
         if (answer) {

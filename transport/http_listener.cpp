@@ -111,6 +111,34 @@ public:
         }
     }
 
+    asio::awaitable<void> respond_parts(unsigned status, header_list headers, std::string head,
+                                        std::string_view shared, std::string tail) override
+    {
+        http::response<http::empty_body> res{static_cast<http::status>(status), version_};
+        res.set(http::field::server, "toolgate");
+        for (auto& [name, value] : headers) {
+            res.set(name, value);
+        }
+        res.keep_alive(keep_alive_);
+        res.content_length(head.size() + shared.size() + tail.size());
+        http::response_serializer<http::empty_body> serializer{res};
+        responded_ = true;
+        stream_.expires_after(std::chrono::seconds(30));
+        auto [hec, hn] = co_await http::async_write_header(stream_, serializer,
+                                                           asio::as_tuple(asio::use_awaitable));
+        if (!hec) {
+            std::array<asio::const_buffer, 3> const body{
+                asio::buffer(head), asio::buffer(shared.data(), shared.size()), asio::buffer(tail)};
+            auto [bec, bn] = co_await asio::async_write(stream_, body,
+                                                        asio::as_tuple(asio::use_awaitable));
+            hec = bec;
+        }
+        stream_.expires_never();
+        if (hec) {
+            keep_alive_ = false;
+        }
+    }
+
     asio::awaitable<void> begin_stream(unsigned status, header_list headers) override
     {
         http::response<http::empty_body> res{static_cast<http::status>(status), version_};
@@ -240,6 +268,23 @@ private:
     std::uint64_t id_ = 0;
 };
 
+/// Closes after an error answer sent before the request was read whole: the rest of the
+/// request is drained briefly first, so that closing with unread bytes does not reset the
+/// connection before the client reads the answer (a lingering close).
+asio::awaitable<void> drain_and_close(beast::tcp_stream& stream)
+{
+    boost::system::error_code ec;
+    stream.socket().shutdown(tcp::socket::shutdown_send, ec);
+    stream.expires_after(std::chrono::seconds(1));
+    std::array<char, 4096> sink;
+    for (int i = 0; i < 256 && !ec; ++i) {
+        std::size_t n = 0;
+        std::tie(ec, n) = co_await stream.async_read_some(asio::buffer(sink),
+                                                          asio::as_tuple(asio::use_awaitable));
+    }
+    stream.socket().close(ec);
+}
+
 asio::awaitable<void> run_connection(std::shared_ptr<http_listener::impl> self,
                                      beast::tcp_stream stream)
 {
@@ -266,6 +311,14 @@ asio::awaitable<void> run_connection(std::shared_ptr<http_listener::impl> self,
                                   json_error("Request headers too large"));
             break;
         }
+        if (hec == http::error::body_limit) {
+            // Beast checks Content-Length against the limit while reading the header.
+            co_await write_simple(
+                stream, http::status::payload_too_large,
+                json_error(fmt::format("Request body larger than {} bytes", limits.max_body_bytes)));
+            co_await drain_and_close(stream);
+            co_return;
+        }
         if (hec) {
             break; // closed, idle timeout, or garbage: nothing useful to answer
         }
@@ -277,7 +330,8 @@ asio::awaitable<void> run_connection(std::shared_ptr<http_listener::impl> self,
             co_await write_simple(
                 stream, http::status::payload_too_large,
                 json_error(fmt::format("Request body larger than {} bytes", limits.max_body_bytes)));
-            break;
+            co_await drain_and_close(stream);
+            co_return;
         }
         if (bec) {
             if (bec == beast::error::timeout) {

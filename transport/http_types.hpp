@@ -33,6 +33,11 @@ public:
     virtual ~http_responder() = default;
     virtual boost::asio::awaitable<void> respond(unsigned status, header_list headers,
                                                  std::string body) = 0;
+    /// respond() with the body `head`, `shared`, `tail` written as they are, without joining
+    /// them first (a large shared part is not copied). `shared` must outlive the call.
+    virtual boost::asio::awaitable<void> respond_parts(unsigned status, header_list headers,
+                                                       std::string head, std::string_view shared,
+                                                       std::string tail) = 0;
     /// Sends the status and headers of a chunked streaming response (e.g. text/event-stream).
     virtual boost::asio::awaitable<void> begin_stream(unsigned status, header_list headers) = 0;
     virtual boost::asio::awaitable<void> stream_write(std::string data) = 0;

@@ -74,7 +74,7 @@ struct protocol_fixture {
     /// The parsed JSON of reply_to(text).
     boost::json::object answer(std::string const& text)
     {
-        return boost::json::parse(reply_to(text).text).as_object();
+        return boost::json::parse(reply_to(text).flatten()).as_object();
     }
 
     void initialize(std::string const& version = "2025-11-25")

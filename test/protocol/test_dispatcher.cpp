@@ -48,7 +48,7 @@ TEST_CASE("L1: requests other than ping before initialize are -32600", "[protoco
                          R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"StoreApi_GetOrder"}})",
                          R"({"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"info"}})");
     auto reply = f.reply_to(text);
-    auto answer = json::parse(reply.text).as_object();
+    auto answer = json::parse(reply.flatten()).as_object();
     CHECK(error_code_of(answer) == error_code::invalid_request);
     CHECK_THAT(std::string(answer.at("error").at("message").as_string()),
                Catch::Contains("before initialize"));
@@ -86,7 +86,7 @@ TEST_CASE("L3: initialize echoes a supported version and counter-offers 2025-11-
     auto reply = f.reply_to(initialize_text(requested));
     CHECK(reply.opened_session);
     CHECK(reply.http_status == 200);
-    auto result = json::parse(reply.text).at("result").as_object();
+    auto result = json::parse(reply.flatten()).at("result").as_object();
     CHECK(result.at("protocolVersion") == json::value(expected));
     CHECK(f.session.initialized);
     CHECK(f.session.version == expected);
@@ -123,7 +123,7 @@ TEST_CASE("L4: initialize without a protocolVersion or clientInfo is -32602 with
     auto reply = f.reply_to(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":)" + params +
                             "}");
     CHECK_FALSE(reply.opened_session);
-    auto answer = json::parse(reply.text).as_object();
+    auto answer = json::parse(reply.flatten()).as_object();
     CHECK(error_code_of(answer) == error_code::invalid_params);
     CHECK(answer.at("error").at("data").at("supported") == supported_array());
     CHECK_FALSE(f.session.initialized);
@@ -136,7 +136,7 @@ TEST_CASE("L7: a second initialize on a live session is -32600 (400 over HTTP)",
     auto reply = f.reply_to(initialize_text("2025-11-25"));
     CHECK_FALSE(reply.opened_session);
     CHECK(reply.http_status == 400);
-    CHECK(error_code_of(json::parse(reply.text).as_object()) == error_code::invalid_request);
+    CHECK(error_code_of(json::parse(reply.flatten()).as_object()) == error_code::invalid_request);
     CHECK(f.session.version == "2025-06-18"); // the first negotiation stands
 }
 
@@ -194,7 +194,7 @@ TEST_CASE("C3: undeclared methods are -32601 on a legacy session (status 200)", 
                            "completion/complete", "tasks/get", "no/such/method");
     auto reply = f.reply_to(R"({"jsonrpc":"2.0","id":9,"method":")" + method + R"("})");
     CHECK(reply.http_status == 200);
-    auto answer = json::parse(reply.text).as_object();
+    auto answer = json::parse(reply.flatten()).as_object();
     CHECK(error_code_of(answer) == error_code::method_not_found);
     CHECK_THAT(std::string(answer.at("error").at("message").as_string()),
                Catch::Contains(method));
@@ -292,7 +292,7 @@ TEST_CASE("tools/call without a string name, or with non-object arguments, is -3
     auto reply =
         f.reply_to(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":)" + params + "}");
     CHECK(reply.http_status == 200);
-    CHECK(error_code_of(json::parse(reply.text).as_object()) == error_code::invalid_params);
+    CHECK(error_code_of(json::parse(reply.flatten()).as_object()) == error_code::invalid_params);
 }
 
 TEST_CASE("TC6: an unknown tool is -32602 naming it, with close names as suggestions",
@@ -363,7 +363,7 @@ TEST_CASE("§5: server/discover lists versions, capabilities, cache fields and s
                             modern_meta() + "}}");
     CHECK(reply.http_status == 200);
     CHECK_FALSE(reply.opened_session);
-    auto answer = json::parse(reply.text).as_object();
+    auto answer = json::parse(reply.flatten()).as_object();
     CHECK(answer.at("id") == "d");
     auto const& result = answer.at("result").as_object();
     CHECK(result.at("supportedVersions") == supported_array());
@@ -411,7 +411,7 @@ TEST_CASE("§4: a malformed _meta under a claim is -32602 with status 400", "[pr
     auto reply =
         f.reply_to(R"({"jsonrpc":"2.0","id":11,"method":"tools/list","params":{)" + meta + "}}");
     CHECK(reply.http_status == 400);
-    auto answer = json::parse(reply.text).as_object();
+    auto answer = json::parse(reply.flatten()).as_object();
     CHECK(error_code_of(answer) == error_code::invalid_params);
     CHECK(answer.at("id") == 11); // §3: every error carries the request id
     CHECK_THAT(std::string(answer.at("error").at("message").as_string()),
@@ -436,7 +436,7 @@ TEST_CASE("§3 row 5: an unserved claimed version is -32022 with data.supported 
     auto reply = f.reply_to(R"({"jsonrpc":"2.0","id":1,"method":"tools/list","params":{)" +
                             modern_meta(version) + "}}");
     CHECK(reply.http_status == 400);
-    auto answer = json::parse(reply.text).as_object();
+    auto answer = json::parse(reply.flatten()).as_object();
     CHECK(error_code_of(answer) == error_code::unsupported_protocol_version);
     auto const& data = answer.at("error").at("data").as_object();
     CHECK(data.at("supported") == supported_array());
@@ -454,7 +454,7 @@ TEST_CASE("§2: removed methods under a claim are -32601 with status 404", "[pro
                             R"(","params":{"level":"info",)" + modern_meta() + "}}");
     CHECK(reply.http_status == 404);
     CHECK_FALSE(reply.opened_session);
-    CHECK(error_code_of(json::parse(reply.text).as_object()) == error_code::method_not_found);
+    CHECK(error_code_of(json::parse(reply.flatten()).as_object()) == error_code::method_not_found);
     CHECK_FALSE(f.session.initialized);
     CHECK_FALSE(f.session.level.has_value());
 }
@@ -531,7 +531,7 @@ TEST_CASE("§3 row 10: an unknown tool under a claim is -32602 in-band with stat
         R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"Nope_Tool",)" +
         modern_meta() + "}}");
     CHECK(reply.http_status == 200);
-    CHECK(error_code_of(json::parse(reply.text).as_object()) == error_code::invalid_params);
+    CHECK(error_code_of(json::parse(reply.flatten()).as_object()) == error_code::invalid_params);
 }
 
 TEST_CASE("error_reply maps codes to Streamable HTTP statuses per era", "[protocol]")
