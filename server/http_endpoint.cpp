@@ -262,11 +262,21 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
             co_await out.respond(
                 400, json_headers(),
                 error_body(msg.id(), protocol::error_code::invalid_request,
-                           fmt::format("Bad Request: unsupported MCP-Protocol-Version \"{}\"", v)));
+                           fmt::format("Bad Request: unsupported MCP-Protocol-Version \"{}\"",
+                                       printable_header_value(v))));
             co_return;
         }
     }
     if (method == protocol::names::initialize) {
+        if (session_id && sessions_.find(*session_id, principal)) {
+            // L7: a second initialize on a live session. A new session starts without the id.
+            std::string body = error_body(msg.id(), protocol::error_code::invalid_request,
+                                          "Invalid Request: this session is already initialized; "
+                                          "send initialize without Mcp-Session-Id to start "
+                                          "another");
+            co_await out.respond(400, json_headers(), std::move(body));
+            co_return;
+        }
         if (!sessions_.has_room()) {
             co_await refuse_session(msg.id(), out, sessions_.max_sessions());
             co_return;

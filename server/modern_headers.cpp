@@ -34,6 +34,23 @@ rpc_error mismatch(std::string message)
 
 } // namespace
 
+std::string printable_header_value(std::string_view value, std::size_t limit)
+{
+    std::string out;
+    for (unsigned char c : value) {
+        if (out.size() >= limit) {
+            out += "...";
+            break;
+        }
+        if (c >= 0x20 && c < 0x7f) {
+            out += static_cast<char>(c);
+        } else {
+            out += fmt::format("\\x{:02x}", c);
+        }
+    }
+    return out;
+}
+
 std::optional<std::string> decode_header_value(std::string_view raw)
 {
     auto v = trim(raw);
@@ -73,12 +90,13 @@ std::optional<rpc_error> check_modern_request(transport::http_request const& req
     if (version_header && trim(*version_header) != claimed) {
         return mismatch(fmt::format("Header mismatch: MCP-Protocol-Version is \"{}\" but "
                                     "_meta names \"{}\"",
-                                    trim(*version_header), claimed));
+                                    printable_header_value(trim(*version_header)), claimed));
     }
     if (method_header && trim(*method_header) != msg.method()) {
         return mismatch(fmt::format("Header mismatch: Mcp-Method is \"{}\" but the body's "
                                     "method is \"{}\"",
-                                    trim(*method_header), msg.method()));
+                                    printable_header_value(trim(*method_header)),
+                                    msg.method()));
     }
     auto meta = protocol::read_request_meta(params);
     if (auto const* error = std::get_if<rpc_error>(&meta)) {
@@ -114,7 +132,7 @@ std::optional<rpc_error> check_modern_request(transport::http_request const& req
         if (!name || !name->is_string() || *decoded != std::string_view(name->get_string())) {
             return mismatch(fmt::format("Header mismatch: Mcp-Name is \"{}\" but the body names "
                                         "tool \"{}\"",
-                                        *decoded,
+                                        printable_header_value(*decoded),
                                         name && name->is_string()
                                             ? std::string_view(name->get_string())
                                             : std::string_view()));

@@ -16,6 +16,11 @@ namespace toolgate::server {
 /// nullopt when the encoded form is malformed.
 std::optional<std::string> decode_header_value(std::string_view raw);
 
+/// A header value made safe to quote in an error message: bytes outside printable ASCII
+/// become `\xNN` (a header may carry any octet, a JSON string only valid UTF-8) and the
+/// result is cut at `limit` bytes. Found by fuzzing: raw octets made the answer invalid JSON.
+std::string printable_header_value(std::string_view value, std::size_t limit = 96);
+
 /// Checks a modern request in the order of MCP-2026-07-28.md §3 (steps 2–6): header/claim
 /// and header/method agreement, the `_meta` envelope, the version, then the required headers.
 /// Returns the first failure.

@@ -67,7 +67,7 @@ public:
     /// Cancels every call of `conv` (stdin EOF, session end, shutdown).
     void cancel_all(conversation& conv);
     /// Tool calls running now, all conversations and stateless requests together.
-    std::size_t inflight() const { return inflight_total_; }
+    std::size_t inflight() const { return *inflight_total_; }
     /// Shutdown: from now on every new tool call is answered with an error (calls already
     /// running go on). Thread-safe.
     void refuse_new_calls() { refusing_ = true; }
@@ -90,7 +90,10 @@ private:
     toolkits::tool_provider& provider_;
     protocol::dispatcher const& dispatcher_;
     router_limits limits_;
-    std::atomic<std::size_t> inflight_total_{0};
+    /// Shared with the calls' admission guards: a coroutine frame destroyed with the
+    /// io_context after the router is gone must not touch the router.
+    std::shared_ptr<std::atomic<std::size_t>> inflight_total_ =
+        std::make_shared<std::atomic<std::size_t>>(0);
     std::atomic<bool> refusing_{false};
 };
 
