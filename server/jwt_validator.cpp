@@ -285,6 +285,11 @@ std::optional<std::string> base64url_decode(std::string_view text)
             out += static_cast<char>((buffer >> bits) & 0xFF);
         }
     }
+    // Canonical encodings only: leftover bits must be zero, or two different strings would
+    // decode to the same signature (a token could be altered and still verify).
+    if ((buffer & ((1u << bits) - 1)) != 0) {
+        return std::nullopt;
+    }
     return out;
 }
 

@@ -60,6 +60,8 @@ TEST_CASE("base64url decodes what it encodes and refuses other alphabets", "[aut
     CHECK_FALSE(base64url_decode("+/8").has_value());
     CHECK_FALSE(base64url_decode("Zm9v YQ").has_value());
     CHECK_FALSE(base64url_decode("A").has_value());
+    // "Zm9vYh" has non-zero leftover bits: a second spelling of "foob" must not decode.
+    CHECK_FALSE(base64url_decode("Zm9vYh").has_value());
 }
 
 TEST_CASE("a JWK becomes a key: RSA n/e and EC P-256 x/y", "[auth]")
@@ -144,8 +146,8 @@ TEST_CASE("tokens with bad signatures or algorithms are refused", "[auth]")
             + token.substr(dot2);
         CHECK(reason_of(v, forged) == "bad signature");
         auto es = ec_key().token(claims());
-        es.back() = es.back() == 'A' ? 'B' : 'A';
-        CHECK(reason_of(v, es) != "ok");
+        es.back() = es.back() == 'A' ? 'B' : 'A'; // changes data or only the padding bits:
+        CHECK(reason_of(v, es) != "ok");            // either way it must not verify
     }
     SECTION("alg none, HS256 and alg/key mismatches")
     {
