@@ -115,6 +115,10 @@ asio::awaitable<void> answer_request(router& r, protocol::message msg,
         co_return;
     }
     extra_headers.emplace_back("Content-Type", "application/json");
+    if (result->shared.empty()) {
+        co_await out.respond(result->http_status, std::move(extra_headers), result->take());
+        co_return;
+    }
     co_await out.respond_parts(result->http_status, std::move(extra_headers),
                                std::move(result->text), result->shared, std::move(result->tail));
 }

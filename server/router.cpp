@@ -12,6 +12,7 @@
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/serialize.hpp>
 #include <fmt/format.h>
@@ -25,9 +26,9 @@ namespace json = boost::json;
 using protocol::rpc_error;
 
 struct inflight_call {
-    explicit inflight_call(asio::strand<asio::any_io_executor> s) : strand(std::move(s)) {}
-    asio::strand<asio::any_io_executor> strand;
-    asio::cancellation_signal signal; ///< emitted on `strand` only
+    explicit inflight_call(asio::any_io_executor ex) : executor(std::move(ex)) {}
+    asio::any_io_executor executor;   ///< where the call runs (a strand)
+    asio::cancellation_signal signal; ///< emitted on `executor` only
     std::atomic<bool> cancelled{false};
 };
 
@@ -44,7 +45,8 @@ std::string error_text(json::value const& id, int code, std::string message)
 
 /// Registers a call under its id; an error text when it cannot be (duplicate id, limit).
 std::variant<std::shared_ptr<inflight_call>, std::string>
-register_call(conversation& conv, std::string const& key, json::value const& id,
+register_call(conversation& conv, asio::any_io_executor runs_on, std::string const& key,
+              json::value const& id,
               std::size_t limit)
 {
     std::lock_guard lock(conv.mutex);
@@ -60,7 +62,7 @@ register_call(conversation& conv, std::string const& key, json::value const& id,
                                       "--max-inflight-per-session); retry when one finishes",
                                       limit));
     }
-    auto entry = std::make_shared<inflight_call>(conv.strand);
+    auto entry = std::make_shared<inflight_call>(std::move(runs_on));
     conv.inflight.emplace(key, entry);
     return entry;
 }
@@ -74,7 +76,7 @@ void unregister_call(conversation& conv, std::string const& key)
 void cancel_entry(std::shared_ptr<inflight_call> const& entry)
 {
     entry->cancelled = true;
-    asio::post(entry->strand,
+    asio::post(entry->executor,
                [entry] { entry->signal.emit(asio::cancellation_type::terminal); });
 }
 
@@ -180,7 +182,8 @@ void router::start_call(std::shared_ptr<conversation> conv, protocol::tool_call 
         sink->send(std::move(*busy));
         return;
     }
-    auto registered = register_call(*conv, key, call.id, limits_.max_inflight_per_conversation);
+    auto registered = register_call(*conv, conv->strand, key, call.id,
+                                    limits_.max_inflight_per_conversation);
     if (auto const* error = std::get_if<std::string>(&registered)) {
         release();
         sink->send(*error);
@@ -268,14 +271,18 @@ router::handle(protocol::message msg, std::shared_ptr<conversation> conv,
         auto text = co_await run_call(std::move(*call), stream);
         co_return protocol::reply{std::move(*text), 200, false};
     }
+    // The call runs on this request's own strand: hopping to the session's strand and back
+    // would cost two posts per call, and calls of one session need no ordering among them.
+    auto const here = co_await asio::this_coro::executor;
     auto key = json::serialize(call->id);
-    auto registered = register_call(*conv, key, call->id, limits_.max_inflight_per_conversation);
+    auto registered = register_call(*conv, here, key, call->id,
+                                    limits_.max_inflight_per_conversation);
     if (auto* error = std::get_if<std::string>(&registered)) {
         co_return protocol::reply{std::move(*error), 200, false};
     }
     auto entry = std::get<std::shared_ptr<inflight_call>>(registered);
     auto [error, text] = co_await asio::co_spawn(
-        conv->strand, run_call(std::move(*call), stream),
+        here, run_call(std::move(*call), stream),
         asio::bind_cancellation_slot(entry->signal.slot(),
                                      asio::as_tuple(asio::use_awaitable)));
     unregister_call(*conv, key);

@@ -399,6 +399,9 @@ asio::awaitable<void> accept_loop(std::shared_ptr<http_listener::impl> self)
             co_await pause.async_wait(asio::as_tuple(asio::use_awaitable));
             continue;
         }
+        // Answers leave in one or two writes; Nagle's algorithm would hold the second back
+        // for the peer's delayed ACK (tens of milliseconds).
+        socket.set_option(tcp::no_delay(true), ec);
         beast::tcp_stream stream(std::move(socket));
         if (self->connections >= self->limits.max_connections) {
             if (self->refusing >= 64) {
