@@ -1,6 +1,8 @@
 // Flags (CLI11) and TOOLGATE_* environment variables.
 #include "server/config.hpp"
 
+#include "toolkits/selection.hpp"
+
 #include <CLI/App.hpp>
 #include <CLI/Config.hpp>
 #include <CLI/Formatter.hpp>
@@ -11,32 +13,6 @@
 
 namespace toolgate::server {
 namespace {
-
-void split_env_list(char const* name, std::vector<std::string>& out)
-{
-    char const* value = std::getenv(name);
-    if (!value || !*value || !out.empty()) {
-        return; // flags win over the environment
-    }
-    std::string_view rest = value;
-    while (!rest.empty()) {
-        auto const comma = rest.find(',');
-        auto item = rest.substr(0, comma);
-        while (!item.empty() && item.front() == ' ') {
-            item.remove_prefix(1);
-        }
-        while (!item.empty() && item.back() == ' ') {
-            item.remove_suffix(1);
-        }
-        if (!item.empty()) {
-            out.emplace_back(item);
-        }
-        if (comma == std::string_view::npos) {
-            break;
-        }
-        rest.remove_prefix(comma + 1);
-    }
-}
 
 template <class Rep>
 CLI::Option* add_seconds(CLI::App& app, std::string const& name, std::chrono::duration<Rep>& d,
@@ -167,8 +143,14 @@ std::optional<config> parse_config(int argc, char** argv, int& exit_code,
         }
         return std::nullopt;
     }
-    split_env_list("TOOLGATE_TOOLKITS", c.toolkits);
-    split_env_list("TOOLGATE_TOOLS", c.tools);
+    // Flags win over TOOLGATE_TOOLKITS / TOOLGATE_TOOLS; make_selection splits the lists.
+    auto env = toolkits::selection_lists_from_env();
+    if (c.toolkits.empty()) {
+        c.toolkits = std::move(env.toolkits);
+    }
+    if (c.tools.empty()) {
+        c.tools = std::move(env.tools);
+    }
     return c;
 }
 
