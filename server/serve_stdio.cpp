@@ -103,6 +103,7 @@ int serve_stdio(config const& cfg, asio::io_context& ioc, toolkits::tool_provide
         [&stop] { stop(); },
     });
     ioc.run();
+    channel->stop();
     return 0;
 }
 

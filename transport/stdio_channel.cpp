@@ -202,4 +202,6 @@ void stdio_channel::when_flushed(std::function<void()> done)
     asio::post(impl_->executor, std::move(done));
 }
 
+void stdio_channel::stop() { impl_->h = {}; }
+
 } // namespace toolgate::transport

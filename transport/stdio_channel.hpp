@@ -33,6 +33,9 @@ public:
     void send(std::string message) override;
     /// Calls `done` on the executor once every queued message has been written.
     void when_flushed(std::function<void()> done);
+    /// Drops the handlers once the executor has stopped: they usually hold the channel
+    /// itself (a reference cycle LeakSanitizer reports at exit).
+    void stop();
 
     struct impl; ///< defined in the .cpp (keeps Asio types out of this header)
 

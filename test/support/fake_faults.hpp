@@ -16,17 +16,26 @@
 namespace toolgate::test {
 
 enum class fault : std::uint8_t {
-    none, reset, close, stall, slow, server_error, unavailable, too_many, oversized, malformed,
+    none,
+    reset,
+    close,
+    stall,
+    slow,
+    server_error,
+    unavailable,
+    too_many,
+    oversized,
+    malformed,
     count
 };
 
 std::string_view fault_name(fault f);
 
 struct fault_options {
-    double rate = 0.0;                         ///< share of requests that get a fault
+    double rate = 0.0; ///< share of requests that get a fault
     std::uint32_t seed = 1;
     std::size_t oversized_bytes = 2 * 1024 * 1024;
-    std::chrono::milliseconds slow{1500};      ///< the slow answer's delay (up to this)
+    std::chrono::milliseconds slow { 1500 }; ///< the slow answer's delay (up to this)
 };
 
 /// Thread-safe: picks a fault for each request and counts what it picked.
@@ -42,7 +51,7 @@ private:
     fault_options options_;
     std::mutex mutex_;
     std::mt19937 random_;
-    std::array<std::atomic<std::size_t>, std::size_t(fault::count)> counts_{};
+    std::array<std::atomic<std::size_t>, std::size_t(fault::count)> counts_ {};
     std::string oversized_body_;
 };
 

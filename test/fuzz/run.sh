@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# `make fuzz`: builds the libFuzzer targets with clang (ASan+UBSan) in their own build dir and
+# runs each for FUZZ_SECONDS, starting from the committed seed corpus. New corpus entries stay
+# in the build dir; a crash fails the run and names the input to commit under
+# test/fuzz/regressions/<target>/ (test_fuzz_replay then replays it in every build).
+# usage: test/fuzz/run.sh BUILD_DIR SECONDS [TARGET...]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build=${1:-build-fuzz}
+seconds=${2:-60}
+shift 2 || true
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=(jsonrpc line_framer http validate request_builder)
+jobs=${JOBS:-2}
+
+# clang 14 and its libFuzzer/sanitizer runtimes from Debian, when missing.
+need=()
+command -v clang++-14 >/dev/null 2>&1 || need+=(clang-14)
+[ -e /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a ] ||
+  ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 ||
+  need+=(libclang-rt-14-dev)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "fuzz: installing ${need[*]}" >&2
+  sudo=""; [ "$(id -u)" -ne 0 ] && sudo=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+if [ ! -f "$build/build.ninja" ]; then
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_COMPILER=clang++-14 -DTOOLGATE_FUZZ=ON >/dev/null
+fi
+cmake --build "$build" -j "$jobs" --target $(printf 'fuzz_%s ' "${targets[@]}")
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+summary="$build/fuzz-summary.txt"
+: > "$summary"
+failed=0
+for t in "${targets[@]}"; do
+  work="$build/corpus/$t"
+  artifacts="$build/artifacts/$t/"
+  mkdir -p "$work" "$artifacts"
+  log="$build/fuzz-$t.log"
+  echo "fuzz: $t for ${seconds}s" >&2
+  set +e
+  "$build/bin/fuzz_$t" -max_total_time="$seconds" -timeout=20 -max_len=4096 \
+    -print_final_stats=1 -artifact_prefix="$artifacts" \
+    "$work" "test/fuzz/corpus/$t" >"$log" 2>&1
+  rc=$?
+  set -e
+  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*' || echo 0)
+  printf '%-16s %10s inputs  %5s s  cov %6s  %s\n' "$t" "$runs" "$seconds" "$cov" \
+    "$([ $rc -eq 0 ] && echo ok || echo FAILED)" | tee -a "$summary"
+  if [ $rc -ne 0 ]; then
+    failed=1
+    tail -40 "$log" >&2
+    echo "fuzz: $t failed; inputs in $artifacts — copy the crash into test/fuzz/regressions/$t/" >&2
+  fi
+done
+exit $failed
