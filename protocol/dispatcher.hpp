@@ -67,6 +67,10 @@ struct tool_call {
     bool modern = false;
     std::optional<log_level> level;  ///< notifications/message threshold, none = no logs
     boost::json::value progress_token; ///< null when the client asked for no progress
+
+    /// Whether running it can send notifications (progress or logs) before the result: only
+    /// then does an HTTP answer need to be ready to turn into an event stream.
+    bool may_notify() const { return !progress_token.is_null() || level.has_value(); }
 };
 
 /// `notifications/cancelled` for an earlier request.

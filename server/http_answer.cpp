@@ -1,5 +1,7 @@
-// JSON-or-SSE answers. Notifications travel from the call (any thread) to this request's
-// coroutine through a concurrent channel; an empty string marks the end.
+// JSON-or-SSE answers. A tool call that may notify (it carries a progress token, or logs are
+// enabled) runs beside a pump: its notifications travel from the call (any thread) to this
+// request's coroutine through a concurrent channel, an empty string marking the end, and the
+// first one turns the answer into an event stream. Everything else is answered directly.
 #include "server/http_answer.hpp"
 
 #include <boost/asio/as_tuple.hpp>
@@ -51,11 +53,12 @@ transport::header_list sse_headers(transport::header_list extra)
 }
 
 // `result` and `ch` belong to answer_request's frame, which awaits this coroutine.
-asio::awaitable<void> produce(router& r, protocol::message msg, std::shared_ptr<conversation> conv,
+// `result` and `ch` belong to answer_request's frame, which awaits this coroutine.
+asio::awaitable<void> produce(router& r, protocol::tool_call call, std::shared_ptr<conversation> conv,
                               std::shared_ptr<transport::message_sink> sink,
                               std::optional<protocol::reply>& result, std::shared_ptr<channel> ch)
 {
-    result = co_await r.handle(std::move(msg), std::move(conv), std::move(sink));
+    result = co_await r.run_decided(std::move(call), std::move(conv), std::move(sink));
     co_await ch->async_send(boost::system::error_code(), std::string(),
                             asio::as_tuple(asio::use_awaitable));
 }
@@ -92,16 +95,23 @@ asio::awaitable<void> answer_request(router& r, protocol::message msg,
 {
     std::optional<protocol::reply> result;
     bool streaming = false;
-    if (!sse_allowed) {
-        result = co_await r.handle(std::move(msg), std::move(conv), discard_sink());
-    } else {
-        auto ex = co_await asio::this_coro::executor;
-        auto ch = std::make_shared<channel>(ex, 256);
-        auto sink = std::make_shared<channel_sink>(ch);
-        // Named first: g++ 12 double-destroys temporaries inside a co_await operand.
-        auto producing = produce(r, std::move(msg), std::move(conv), sink, result, ch);
-        auto pumping = pump(ch, out, streaming, extra_headers);
-        co_await (std::move(producing) && std::move(pumping));
+    auto decided = r.decide(msg, conv.get());
+    if (auto* reply = std::get_if<protocol::reply>(&decided)) {
+        result = std::move(*reply);
+    } else if (auto* call = std::get_if<protocol::tool_call>(&decided)) {
+        if (!sse_allowed || !call->may_notify()) {
+            // Nothing can precede the result, so no stream is prepared: the common case
+            // costs no channel and no second coroutine.
+            result = co_await r.run_decided(std::move(*call), std::move(conv), discard_sink());
+        } else {
+            auto ex = co_await asio::this_coro::executor;
+            auto ch = std::make_shared<channel>(ex, 256);
+            auto sink = std::make_shared<channel_sink>(ch);
+            // Named first: g++ 12 double-destroys temporaries inside a co_await operand.
+            auto producing = produce(r, std::move(*call), std::move(conv), sink, result, ch);
+            auto pumping = pump(ch, out, streaming, extra_headers);
+            co_await (std::move(producing) && std::move(pumping));
+        }
     }
     if (streaming) {
         if (result) {

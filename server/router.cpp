@@ -222,23 +222,29 @@ void router::on_text(std::shared_ptr<conversation> conv, std::string text,
         return;
     }
     auto& msg = std::get<protocol::message>(classified);
-    protocol::outcome outcome;
-    {
-        std::lock_guard lock(conv->mutex);
-        outcome = dispatcher_.dispatch(msg, conv->session);
-    }
-    if (auto* r = std::get_if<protocol::reply>(&outcome)) {
+    auto decided = decide(msg, conv.get());
+    if (auto* r = std::get_if<protocol::reply>(&decided)) {
         sink->send(r->take());
-    } else if (auto* call = std::get_if<protocol::tool_call>(&outcome)) {
+    } else if (auto* call = std::get_if<protocol::tool_call>(&decided)) {
         start_call(std::move(conv), std::move(*call), std::move(sink));
-    } else if (auto* cancel = std::get_if<protocol::cancel_call>(&outcome)) {
-        cancel_by_id(*conv, cancel->request_id);
     }
 }
 
 asio::awaitable<std::optional<protocol::reply>>
 router::handle(protocol::message msg, std::shared_ptr<conversation> conv,
                std::shared_ptr<transport::message_sink> stream)
+{
+    auto decided = decide(msg, conv.get());
+    if (auto* r = std::get_if<protocol::reply>(&decided)) {
+        co_return std::move(*r);
+    }
+    if (auto* call = std::get_if<protocol::tool_call>(&decided)) {
+        co_return co_await run_decided(std::move(*call), std::move(conv), std::move(stream));
+    }
+    co_return std::nullopt;
+}
+
+router::decision router::decide(protocol::message const& msg, conversation* conv)
 {
     protocol::outcome outcome;
     if (conv) {
@@ -249,40 +255,46 @@ router::handle(protocol::message msg, std::shared_ptr<conversation> conv,
         outcome = dispatcher_.dispatch(msg, stateless);
     }
     if (auto* r = std::get_if<protocol::reply>(&outcome)) {
-        co_return std::move(*r);
+        return std::move(*r);
     }
     if (auto* cancel = std::get_if<protocol::cancel_call>(&outcome)) {
         if (conv) {
             cancel_by_id(*conv, cancel->request_id);
         }
-        co_return std::nullopt;
+        return std::monostate{};
     }
-    auto* call = std::get_if<protocol::tool_call>(&outcome);
-    if (!call) {
-        co_return std::nullopt;
+    if (auto* call = std::get_if<protocol::tool_call>(&outcome)) {
+        return std::move(*call);
     }
-    if (auto busy = admit(call->id)) {
+    return std::monostate{};
+}
+
+asio::awaitable<std::optional<protocol::reply>>
+router::run_decided(protocol::tool_call call, std::shared_ptr<conversation> conv,
+                    std::shared_ptr<transport::message_sink> stream)
+{
+    if (auto busy = admit(call.id)) {
         co_return protocol::reply{std::move(*busy), 200, false};
     }
     admission held(inflight_total_);
-    if (!conv || call->modern) {
+    if (!conv || call.modern) {
         // Stateless: the caller's cancellation (the client closing the stream) reaches the
         // call through this coroutine's own slot.
-        auto text = co_await run_call(std::move(*call), stream);
+        auto text = co_await run_call(std::move(call), stream);
         co_return protocol::reply{std::move(*text), 200, false};
     }
     // The call runs on this request's own strand: hopping to the session's strand and back
     // would cost two posts per call, and calls of one session need no ordering among them.
     auto const here = co_await asio::this_coro::executor;
-    auto key = json::serialize(call->id);
-    auto registered = register_call(*conv, here, key, call->id,
+    auto key = json::serialize(call.id);
+    auto registered = register_call(*conv, here, key, call.id,
                                     limits_.max_inflight_per_conversation);
     if (auto* error = std::get_if<std::string>(&registered)) {
         co_return protocol::reply{std::move(*error), 200, false};
     }
     auto entry = std::get<std::shared_ptr<inflight_call>>(registered);
     auto [error, text] = co_await asio::co_spawn(
-        here, run_call(std::move(*call), stream),
+        here, run_call(std::move(call), stream),
         asio::bind_cancellation_slot(entry->signal.slot(),
                                      asio::as_tuple(asio::use_awaitable)));
     unregister_call(*conv, key);

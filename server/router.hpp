@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <variant>
 
 namespace toolgate::server {
 
@@ -57,6 +58,16 @@ public:
     boost::asio::awaitable<std::optional<protocol::reply>>
     handle(protocol::message msg, std::shared_ptr<conversation> conv,
            std::shared_ptr<transport::message_sink> stream);
+
+    /// handle() in two steps, so that a caller can see whether a tool call may send
+    /// notifications before choosing how to answer. decide() answers what needs no tool and
+    /// acts on cancellations (→ a reply, or nothing); a tools/call comes back to be given
+    /// to run_decided().
+    using decision = std::variant<std::monostate, protocol::reply, protocol::tool_call>;
+    decision decide(protocol::message const& msg, conversation* conv);
+    boost::asio::awaitable<std::optional<protocol::reply>>
+    run_decided(protocol::tool_call call, std::shared_ptr<conversation> conv,
+                std::shared_ptr<transport::message_sink> stream);
 
     /// A JSON-RPC batch (2025-03-26 sessions only): the array answer, a single -32600 when
     /// the batch is not allowed, or nothing when it held only notifications.
