@@ -5,7 +5,8 @@
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
-#include <boost/asio/experimental/awaitable_operators.hpp>
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -24,22 +25,24 @@
 
 #include <array>
 #include <atomic>
+#include <cerrno>
 #include <mutex>
 #include <stdexcept>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
 
+#include <sys/socket.h>
+
 namespace toolgate::transport {
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = asio::ip::tcp;
-using namespace asio::experimental::awaitable_operators;
 
 struct http_listener::impl : std::enable_shared_from_this<impl> {
-    impl(asio::io_context& ioc, http_handler& h, http_limits l)
-        : ioc(ioc), acceptor(asio::make_strand(ioc)), handler(h), limits(l)
+    impl(asio::io_context& context, http_handler& h, http_limits l)
+        : ioc(context), acceptor(asio::make_strand(context)), handler(h), limits(l)
     {
     }
     asio::io_context& ioc;
@@ -200,20 +203,46 @@ asio::awaitable<void> write_simple(beast::tcp_stream& stream, http::status statu
     co_await http::async_write(stream, res, asio::as_tuple(asio::use_awaitable));
 }
 
-/// Completes when the peer closes (or errors); bytes it sends meanwhile (a pipelined request)
-/// are kept in `buffer` for the next read.
-asio::awaitable<void> watch_peer(beast::tcp_stream& stream, beast::flat_buffer& buffer)
-{
-    for (;;) {
-        auto space = buffer.prepare(4096);
-        auto [ec, n] = co_await stream.socket().async_read_some(
-            space, asio::as_tuple(asio::use_awaitable));
-        buffer.commit(n);
-        if (ec) {
-            co_return;
-        }
+/// Watches a connection while its request is handled, so that a peer going away cancels the
+/// handler (a tool call nobody waits for any more). A wait for readability costs no read, no
+/// second coroutine and no syscall; only when it fires does a one-byte peek tell a close
+/// (cancel) from a pipelined request (leave its bytes for the next read, stop watching).
+class peer_watch {
+public:
+    peer_watch(beast::tcp_stream& stream, std::shared_ptr<asio::cancellation_signal> hangup)
+        : active_(std::make_shared<bool>(true))
+    {
+        auto& socket = stream.socket();
+        socket.async_wait(tcp::socket::wait_read,
+                          [active = active_, hangup = std::move(hangup),
+                           fd = socket.native_handle()](boost::system::error_code ec) {
+                              // Runs on the connection's strand, as the coroutine does.
+                              if (!*active || ec == asio::error::operation_aborted) {
+                                  return;
+                              }
+                              if (!ec) {
+                                  char byte = 0;
+                                  auto const n = ::recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+                                  if (n > 0 || (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))) {
+                                      return; // a pipelined request, not a close
+                                  }
+                              }
+                              hangup->emit(asio::cancellation_type::terminal);
+                          });
     }
-}
+    peer_watch(peer_watch const&) = delete;
+    peer_watch& operator=(peer_watch const&) = delete;
+    /// The handler is done: a wait that already fired is ignored, a pending one is cancelled.
+    void stop(beast::tcp_stream& stream)
+    {
+        *active_ = false;
+        boost::system::error_code ignored;
+        stream.socket().cancel(ignored);
+    }
+
+private:
+    std::shared_ptr<bool> active_;
+};
 
 std::string json_error(std::string_view message)
 {
@@ -286,7 +315,8 @@ asio::awaitable<void> drain_and_close(beast::tcp_stream& stream)
 }
 
 asio::awaitable<void> run_connection(std::shared_ptr<http_listener::impl> self,
-                                     beast::tcp_stream stream)
+                                     beast::tcp_stream stream,
+                                     std::shared_ptr<asio::cancellation_signal> hangup)
 {
     connection_registration registration(self, stream);
     auto const& limits = self->limits;
@@ -344,16 +374,29 @@ asio::awaitable<void> run_connection(std::shared_ptr<http_listener::impl> self,
         auto& req = parser.get();
         connection_responder responder(stream, req.version(), req.keep_alive());
         auto request = to_request(req, peer);
-        // The handler runs while we watch the socket: a peer that goes away cancels it.
-        // Named first: g++ 12 double-destroys temporaries inside a co_await operand.
-        auto handling = self->handler.handle(std::move(request), responder);
-        auto watching = watch_peer(stream, buffer);
+        // The handler runs in this coroutine while the socket is watched: a peer that goes
+        // away cancels it through this connection's cancellation slot (`hangup`).
+        bool peer_gone = false;
         ++self->requests;
-        co_await (std::move(handling) || std::move(watching));
+        {
+            peer_watch watch(stream, hangup);
+            try {
+                co_await self->handler.handle(std::move(request), responder);
+            } catch (boost::system::system_error const& e) {
+                if (e.code() != asio::error::operation_aborted) {
+                    --self->requests;
+                    throw;
+                }
+                peer_gone = true;
+            }
+            watch.stop(stream);
+        }
         --self->requests;
         registration.set_busy(false);
-        if (!responder.has_responded() || !responder.keep_alive()) {
-            break;
+        auto const cs = co_await asio::this_coro::cancellation_state;
+        if (peer_gone || cs.cancelled() != asio::cancellation_type::none ||
+            !responder.has_responded() || !responder.keep_alive()) {
+            break; // after a cancellation every further co_await here would throw
         }
     }
     boost::system::error_code ignored;
@@ -415,8 +458,12 @@ asio::awaitable<void> accept_loop(std::shared_ptr<http_listener::impl> self)
         }
         ++self->connections;
         auto ex = stream.get_executor();
-        asio::co_spawn(ex, run_connection(self, std::move(stream)),
-                       [self](std::exception_ptr error) {
+        // The connection's cancellation slot: peer_watch emits on it when the peer goes away
+        // mid-request. The completion handler keeps the signal alive for the coroutine's life.
+        auto hangup = std::make_shared<asio::cancellation_signal>();
+        auto slot = hangup->slot();
+        asio::co_spawn(ex, run_connection(self, std::move(stream), hangup),
+                       asio::bind_cancellation_slot(slot, [self, hangup](std::exception_ptr error) {
                            --self->connections;
                            if (error) {
                                try {
@@ -425,7 +472,7 @@ asio::awaitable<void> accept_loop(std::shared_ptr<http_listener::impl> self)
                                    spdlog::error("http connection failed: {}", e.what());
                                }
                            }
-                       });
+                       }));
     }
 }
 
