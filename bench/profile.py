@@ -5,7 +5,7 @@ run.py: bench platform, bench CA, one legacy session, wrk at concurrency 16 (cal
 (lists), bounded in time. Writes callgrind.out files and the top functions under
 bench/results/profile/.
 
-    python3 bench/profile.py --build-dir build [--seconds 20]
+    python3 bench/profile.py --build-dir build [--seconds 20] [--perf | --measure [--rounds 3]]
 """
 import argparse
 import os
@@ -28,6 +28,29 @@ def annotate(out_file, inclusive):
     start = next((i for i, l in enumerate(lines) if "file:function" in l), 0)
     head = [l for l in lines[:start] if "PROGRAM TOTALS" in l or l.startswith("Ir")]
     return "\n".join(head + lines[start:start + 42])
+
+
+def measure(o, build, ca, base, env, procs):
+    """No profiler: requests per second and toolgate's CPU per request for each load, a few
+    rounds, to compare two builds quickly (A/B) before a full `make bench`."""
+    port = run.free_port()
+    argv = [os.path.join(build, "bin", "toolgate"), "--transport", "http", "--port", str(port),
+            "--threads", "1", "--ca-file", ca, "--log-level", "warn"]
+    argv += [f"--base-url={t}={base}" for t in run.TOOLKITS]
+    p = run.Process("toolgate", run.pinned(run.SERVER_CPU, argv), env=env)
+    procs.append(p)
+    run.wait_healthy(port, p)
+    sid = run.open_session(port)
+    url = f"http://127.0.0.1:{port}/mcp"
+    loads = (("call", "legacy", 16), ("call", "modern", 16), ("list", "legacy", 4))
+    for kind, era, conns in loads:  # warm-up: pools, TLS sessions, lazy pages
+        run.run_wrk(url, kind, era, sid if era == "legacy" else None, conns, 1)
+    for rnd in range(o.rounds):
+        for kind, era, conns in loads:
+            r = run.run_wrk(url, kind, era, sid if era == "legacy" else None, conns, o.seconds,
+                            p.pid)
+            print(f"round {rnd + 1}: {kind:4} {era:6} c={conns:<2}  {r['rps']:8.0f} rps  "
+                  f"{r['server_cpu_us_per_req']:6.1f} us CPU/request", flush=True)
 
 
 def perf_profile(o, build, ca, base, env, out_dir, procs):
@@ -69,6 +92,9 @@ def main():
     ap.add_argument("--perf", action="store_true",
                     help="sample native time with perf record -e cpu-clock instead (software "
                          "clock: works where hardware counters do not)")
+    ap.add_argument("--measure", action="store_true",
+                    help="no profiler: print rps and CPU per request per load (quick A/B)")
+    ap.add_argument("--rounds", type=int, default=3, help="with --measure")
     o = ap.parse_args()
     build = os.path.abspath(o.build_dir)
     out_dir = os.path.join(run.HERE, "results", "profile")
@@ -83,6 +109,8 @@ def main():
         procs.append(plat)
         base = f"https://127.0.0.1:{int(plat.proc.stdout.readline().decode().split('=')[1])}"
         env = dict(os.environ, **{s: "bench-secret" for s in run.SECRETS})
+        if o.measure:
+            return measure(o, build, ca, base, env, procs)
         if o.perf:
             return perf_profile(o, build, ca, base, env, out_dir, procs)
         for kind, conns in (("call", 16), ("list", 4)):
