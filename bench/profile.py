@@ -30,9 +30,8 @@ def annotate(out_file, inclusive):
     return "\n".join(head + lines[start:start + 42])
 
 
-def measure(o, build, ca, base, env, procs):
-    """No profiler: requests per second and toolgate's CPU per request for each load, a few
-    rounds, to compare two builds quickly (A/B) before a full `make bench`."""
+def start_toolgate(build, ca, base, env, procs):
+    """A native toolgate on the server core, as run.py starts it; (process, URL, session id)."""
     port = run.free_port()
     argv = [os.path.join(build, "bin", "toolgate"), "--transport", "http", "--port", str(port),
             "--threads", "1", "--ca-file", ca, "--log-level", "warn"]
@@ -40,8 +39,13 @@ def measure(o, build, ca, base, env, procs):
     p = run.Process("toolgate", run.pinned(run.SERVER_CPU, argv), env=env)
     procs.append(p)
     run.wait_healthy(port, p)
-    sid = run.open_session(port)
-    url = f"http://127.0.0.1:{port}/mcp"
+    return p, f"http://127.0.0.1:{port}/mcp", run.open_session(port)
+
+
+def measure(o, build, ca, base, env, procs):
+    """No profiler: requests per second and toolgate's CPU per request for each load, a few
+    rounds, to compare two builds quickly (A/B) before a full `make bench`."""
+    p, url, sid = start_toolgate(build, ca, base, env, procs)
     loads = (("call", "legacy", 16), ("call", "modern", 16), ("list", "legacy", 4))
     for kind, era, conns in loads:  # warm-up: pools, TLS sessions, lazy pages
         run.run_wrk(url, kind, era, sid if era == "legacy" else None, conns, 1)
@@ -55,15 +59,7 @@ def measure(o, build, ca, base, env, procs):
 
 def perf_profile(o, build, ca, base, env, out_dir, procs):
     """perf record (cpu-clock) on a native toolgate under each load; top symbols by self time."""
-    port = run.free_port()
-    argv = [os.path.join(build, "bin", "toolgate"), "--transport", "http", "--port", str(port),
-            "--threads", "1", "--ca-file", ca, "--log-level", "warn"]
-    argv += [f"--base-url={t}={base}" for t in run.TOOLKITS]
-    p = run.Process("toolgate", run.pinned(run.SERVER_CPU, argv), env=env)
-    procs.append(p)
-    run.wait_healthy(port, p)
-    sid = run.open_session(port)
-    url = f"http://127.0.0.1:{port}/mcp"
+    p, url, sid = start_toolgate(build, ca, base, env, procs)
     for kind, era, conns in (("call", "legacy", 16), ("call", "modern", 16), ("list", "legacy", 4)):
         run.run_wrk(url, kind, era, sid if era == "legacy" else None, conns, 1)
         data = os.path.join(out_dir, f"perf.{kind}.{era}.data")

@@ -202,11 +202,13 @@ def list_all(port, era, sid=None):
 
 # ---------------------------------------------------------------- wrk
 
-def run_wrk(url, kind, era, sid, conns, duration, server_pid=None):
+def run_wrk(url, kind, era, sid, conns, duration, server_pid=None, accept_encoding=None):
     argv = pinned(LOADGEN_CPU, ["wrk", "-t1", f"-c{conns}", f"-d{duration}s", "--timeout", "10s",
                                 "-s", os.path.join(HERE, "wrk", "mcp.lua"), url, "--",
                                 kind, era, sid or ""])
     env = dict(os.environ, BENCH_TOOL=TOOL, BENCH_ARGS=json.dumps(ARGS, separators=(",", ":")))
+    if accept_encoding:
+        env["BENCH_ACCEPT_ENCODING"] = accept_encoding
     cpu0 = proc_cpu_seconds(server_pid) if server_pid else 0.0
     out = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=duration + 60)
     cpu1 = proc_cpu_seconds(server_pid) if server_pid else 0.0
@@ -481,6 +483,15 @@ def main():
                 lambda: record("ts_list_c4", run_wrk(
                     url(ts), "list", "legacy", ts["sid"], 4, duration, ts["proc"].pid)),
             ])
+            # What Node's fetch and Python's httpx send by default: the servers may compress.
+            alternate(rnd, [
+                lambda: record("toolgate_list_gzip_c4", run_wrk(
+                    url(tg), "list", "legacy", tg["sid"], 4, duration, tg["proc"].pid,
+                    accept_encoding="gzip, deflate")),
+                lambda: record("ts_list_gzip_c4", run_wrk(
+                    url(ts), "list", "legacy", ts["sid"], 4, duration, ts["proc"].pid,
+                    accept_encoding="gzip, deflate")),
+            ])
         res["rss_peak_kib"] = {n: proc_status(s["proc"].pid, "VmHWM") for n, s in
                                (("toolgate", tg), ("ts", ts), ("ts_stateless", tss))}
         # Best round per scenario (highest rps): the least disturbed one.
@@ -578,6 +589,12 @@ def render(res, concurrencies):
         f"{shape['tools']} tools, {shape['toolgate']['pages']} page(s)", ">=20x TS", ratio >= 20)
     row("full tools/list bytes", f"{shape['toolgate']['bytes']:,}", f"{shape['ts']['bytes']:,}",
         "", f"{a['bytes'] / a['duration_us'] * 1e6 / 2**20:,.0f} MiB/s served")
+    a, b = h["toolgate_list_gzip_c4"], h["ts_list_gzip_c4"]
+    ratio = a["rps"] / b["rps"]
+    row("full tools/list rps, gzip accepted", fmt_rps(a["rps"]), fmt_rps(b["rps"]),
+        f"{ratio:.1f}x", "Accept-Encoding: gzip, deflate", ">=20x TS", ratio >= 20)
+    row("full tools/list bytes on the wire", f"{a['bytes'] / a['requests']:,.0f}",
+        f"{b['bytes'] / b['requests']:,.0f}", "", "per answer, headers included")
     a, b = h["toolgate_call_c16"], h["ts_call_c16"]
     m16, s16 = h["toolgate_modern_c16"], h["ts_stateless_c16"]
     row("legacy session 2025-11-25 c=16 rps", fmt_rps(a["rps"]), fmt_rps(b["rps"]),
@@ -623,7 +640,8 @@ def check_smoke(res, table, concurrencies):
     for c in concurrencies:
         for k in (f"toolgate_call_c{c}", f"ts_call_c{c}", f"direct_c{c}"):
             checks.append((f"{k} ran", res["http"][k]["requests"] > 0))
-    for k in ("toolgate_list_c4", "ts_list_c4", "toolgate_modern_c16", "ts_stateless_c16"):
+    for k in ("toolgate_list_c4", "ts_list_c4", "toolgate_list_gzip_c4", "ts_list_gzip_c4",
+              "toolgate_modern_c16", "ts_stateless_c16"):
         checks.append((f"{k} ran", res["http"][k]["requests"] > 0))
     for k, v in res["stdio"].items():
         checks.append((f"stdio {k} ran", v["requests"] > 0))

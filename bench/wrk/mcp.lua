@@ -3,7 +3,8 @@
 --
 --   wrk ... -s mcp.lua URL -- KIND ERA [SESSION_ID]
 --     KIND: call | list | direct      ERA: legacy (2025-11-25) | modern (2026-07-28) | none
---   env BENCH_TOOL (wire name), BENCH_ARGS (JSON object), BENCH_VERSION (legacy version header)
+--   env BENCH_TOOL (wire name), BENCH_ARGS (JSON object), BENCH_VERSION (legacy version header),
+--   BENCH_ACCEPT_ENCODING (sent as Accept-Encoding when set, as Node's fetch or httpx would)
 local kind, era, session = "call", "legacy", nil
 local tool = os.getenv("BENCH_TOOL") or "CoreEngineApi_AuthorizeWorker"
 local args_json = os.getenv("BENCH_ARGS") or '{"worker_id":"w-1"}'
@@ -29,6 +30,8 @@ function init(argv)
     wrk.method = (kind == "direct") and "GET" or "POST"
     wrk.headers["Content-Type"] = "application/json"
     wrk.headers["Accept"] = "application/json, text/event-stream"
+    local encoding = os.getenv("BENCH_ACCEPT_ENCODING")
+    if encoding and encoding ~= "" then wrk.headers["Accept-Encoding"] = encoding end
     if kind ~= "direct" then
         if era == "modern" then
             wrk.headers["MCP-Protocol-Version"] = "2026-07-28"
