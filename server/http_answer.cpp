@@ -80,6 +80,9 @@ asio::awaitable<void> pump(std::shared_ptr<channel> ch, transport::http_responde
     }
 }
 
+/// Below this a shared page is not worth compressing (one TCP segment or two).
+constexpr std::size_t min_gzip_bytes = 8 * 1024;
+
 } // namespace
 
 std::shared_ptr<transport::message_sink> discard_sink()
@@ -90,7 +93,7 @@ std::shared_ptr<transport::message_sink> discard_sink()
 
 asio::awaitable<void> answer_request(router& r, protocol::message msg,
                                      std::shared_ptr<conversation> conv,
-                                     transport::http_responder& out, bool sse_allowed,
+                                     transport::http_responder& out, answer_format format,
                                      transport::header_list extra_headers)
 {
     std::optional<protocol::reply> result;
@@ -99,7 +102,7 @@ asio::awaitable<void> answer_request(router& r, protocol::message msg,
     if (auto* reply = std::get_if<protocol::reply>(&decided)) {
         result = std::move(*reply);
     } else if (auto* call = std::get_if<protocol::tool_call>(&decided)) {
-        if (!sse_allowed || !call->may_notify()) {
+        if (!format.sse_allowed || !call->may_notify()) {
             // Nothing can precede the result, so no stream is prepared: the common case
             // costs no channel and no second coroutine.
             result = co_await r.run_decided(std::move(*call), std::move(conv), discard_sink());
@@ -128,6 +131,15 @@ asio::awaitable<void> answer_request(router& r, protocol::message msg,
     if (result->shared.empty()) {
         co_await out.respond(result->http_status, std::move(extra_headers), result->take());
         co_return;
+    }
+    if (result->shared.size() >= min_gzip_bytes) {
+        extra_headers.emplace_back("Vary", "Accept-Encoding"); // caches must key on it
+        if (auto segment = format.gzip ? format.gzip->segment(result->shared) : nullptr) {
+            extra_headers.emplace_back("Content-Encoding", "gzip");
+            co_await out.respond(result->http_status, std::move(extra_headers),
+                                 transport::gzip_around(result->text, *segment, result->tail));
+            co_return;
+        }
     }
     co_await out.respond_parts(result->http_status, std::move(extra_headers),
                                std::move(result->text), result->shared, std::move(result->tail));

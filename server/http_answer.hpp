@@ -3,6 +3,7 @@
 #pragma once
 
 #include "server/router.hpp"
+#include "transport/gzip_splice.hpp"
 #include "transport/http_types.hpp"
 
 #include <memory>
@@ -12,12 +13,20 @@ namespace toolgate::server {
 /// A sink that drops everything (requests whose answers carry no notifications).
 std::shared_ptr<transport::message_sink> discard_sink();
 
-/// Runs `msg` through the router and writes its answer to `out`. With `sse_allowed`, the
-/// first notification switches the answer to text/event-stream; otherwise notifications are
-/// dropped (an application/json answer cannot carry them).
+/// What the client lets an answer be.
+struct answer_format {
+    /// The first notification switches the answer to text/event-stream; without it
+    /// notifications are dropped (an application/json answer cannot carry them).
+    bool sse_allowed = false;
+    /// Set when the client accepts gzip: large answers (a full tools/list page) are then sent
+    /// compressed, from this cache of compressed pages.
+    transport::gzip_cache* gzip = nullptr;
+};
+
+/// Runs `msg` through the router and writes its answer to `out`.
 boost::asio::awaitable<void> answer_request(router& r, protocol::message msg,
                                             std::shared_ptr<conversation> conv,
-                                            transport::http_responder& out, bool sse_allowed,
+                                            transport::http_responder& out, answer_format format,
                                             transport::header_list extra_headers);
 
 } // namespace toolgate::server

@@ -37,16 +37,19 @@ bool contains_token(std::string const* header, std::string_view token)
 struct accepted {
     bool json = false;
     bool sse = false;
+    bool gzip = false; ///< Accept-Encoding
 };
 
 accepted read_accept(http_request const& request)
 {
     auto const* accept = request.header("accept");
+    auto const* encoding = request.header("accept-encoding");
+    bool const gzip = encoding && transport::accepts_gzip(*encoding);
     if (!accept || contains_token(accept, "*/*")) {
-        return {true, true};
+        return {true, true, gzip};
     }
     return {contains_token(accept, "application/json") || contains_token(accept, "application/*"),
-            contains_token(accept, "text/event-stream") || contains_token(accept, "text/*")};
+            contains_token(accept, "text/event-stream") || contains_token(accept, "text/*"), gzip};
 }
 
 /// --max-sessions reached: 503 with a JSON-RPC error the client can show (and Retry-After).
@@ -234,7 +237,8 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
             co_await out.respond(reply.http_status, json_headers(), std::move(reply.text));
             co_return;
         }
-        co_await answer_request(router_, std::move(msg), nullptr, out, accepts.sse, {});
+        co_await answer_request(router_, std::move(msg), nullptr, out,
+                                {accepts.sse, accepts.gzip ? &gzip_ : nullptr}, {});
         co_return;
     }
 
@@ -324,7 +328,8 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
     } else {
         conv = sessions_.make_conversation(); // L9: ping needs no session
     }
-    co_await answer_request(router_, std::move(msg), conv, out, accepts.sse, {});
+    co_await answer_request(router_, std::move(msg), conv, out,
+                            {accepts.sse, accepts.gzip ? &gzip_ : nullptr}, {});
 }
 
 } // namespace toolgate::server

@@ -5,6 +5,7 @@
 #include "server/client_auth.hpp"
 #include "server/router.hpp"
 #include "server/session_registry.hpp"
+#include "transport/gzip_splice.hpp"
 #include "transport/http_types.hpp"
 #include "transport/origin_policy.hpp"
 
@@ -38,6 +39,7 @@ private:
     session_registry& sessions_;
     transport::origin_policy origins_;
     endpoint_options options_;
+    transport::gzip_cache gzip_; ///< compressed tools/list pages, made on first use
 };
 
 } // namespace toolgate::server

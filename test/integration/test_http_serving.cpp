@@ -1,5 +1,6 @@
 // Streamable HTTP under load and abuse: sessions shared by replicas, clients that vanish,
 // many concurrent clients, slow clients (issue 2 item 4; DECISIONS "Sessions and scale").
+#include "gunzip.hpp"
 #include "integration_support.hpp"
 
 #include <atomic>
@@ -218,4 +219,63 @@ TEST_CASE("http: --port 0 binds 127.0.0.1 by default (H28)", "[http]")
     // The banner names the bound address; tests only ever use loopback.
     http_server_process server(test_bin);
     CHECK_THAT(server.process().stderr_text(), Catch::Contains("http://127.0.0.1:"));
+}
+
+TEST_CASE("http: a full tools/list goes out gzip-compressed to clients that accept it",
+    "[http][gzip]")
+{
+    http_server_process server(toolgate_bin); // the real catalogue: a 1150-tool page
+    auto const session = http_initialize(server.port());
+    auto const plain = mcp_post(server.port(), list_request, session);
+    REQUIRE(plain.status == 200);
+    CHECK_FALSE(plain.has_header("content-encoding"));
+    REQUIRE(plain.header("vary") != nullptr);
+    CHECK(*plain.header("vary") == "Accept-Encoding");
+    auto const plain_body = rpc_body(plain);
+    REQUIRE(plain_body.at("result").at("tools").as_array().size() == 1150);
+
+    auto const encoding = GENERATE(as<std::string> {}, "gzip", "gzip, deflate, br", "*");
+    CAPTURE(encoding);
+    auto const packed = mcp_post(server.port(), list_request, session,
+        { { "Accept-Encoding", encoding } });
+    REQUIRE(packed.status == 200);
+    REQUIRE(packed.header("content-encoding") != nullptr);
+    CHECK(*packed.header("content-encoding") == "gzip");
+    CHECK(*packed.header("vary") == "Accept-Encoding");
+    CHECK(packed.body.size() * 5 < plain.body.size());
+    auto const text = gunzip(packed.body);
+    REQUIRE(text.has_value());
+    CHECK(parse_rpc(*text) == plain_body);
+
+    // Refused explicitly: identity.
+    auto const refused = mcp_post(server.port(), list_request, session,
+        { { "Accept-Encoding", "gzip;q=0, br" } });
+    CHECK_FALSE(refused.has_header("content-encoding"));
+    CHECK(refused.body == plain.body);
+}
+
+TEST_CASE("http: small answers and 2026-07-28 listings follow the same gzip rules",
+    "[http][gzip]")
+{
+    http_server_process server(toolgate_bin);
+    header_pairs const gzip { { "Accept-Encoding", "gzip" } };
+    auto const session = http_initialize(server.port());
+    // A ping is tiny: never compressed, whatever the client accepts.
+    auto const pong = mcp_post(server.port(), ping_request, session, gzip);
+    REQUIRE(pong.status == 200);
+    CHECK_FALSE(pong.has_header("content-encoding"));
+    CHECK(rpc_body(pong).at("result").is_object());
+
+    auto const body = R"({"jsonrpc":"2.0","id":"m1","method":"tools/list","params":{)" +
+                      modern_meta() + "}}";
+    auto headers = modern_headers("tools/list");
+    auto const plain = mcp_post(server.port(), body, {}, headers, "application/json");
+    headers.insert(headers.end(), gzip.begin(), gzip.end());
+    auto const packed = mcp_post(server.port(), body, {}, headers, "application/json");
+    REQUIRE(plain.status == 200);
+    REQUIRE(packed.status == 200);
+    REQUIRE(packed.header("content-encoding") != nullptr);
+    auto const text = gunzip(packed.body);
+    REQUIRE(text.has_value());
+    CHECK(parse_rpc(*text) == rpc_body(plain));
 }
