@@ -89,6 +89,9 @@ private:
             listener_.close_all();
             deadline_ = now + std::chrono::seconds(2); // cancelled calls unwind quickly
         } else if (cancelled_ && now >= deadline_) {
+            spdlog::warn("shutdown: {} call(s) and {} request(s) still running 2 s after "
+                         "cancellation; stopping anyway",
+                         router_.inflight(), listener_.active_requests());
             ioc_.stop();
             return;
         }

@@ -25,14 +25,12 @@
 
 #include <array>
 #include <atomic>
-#include <cerrno>
 #include <mutex>
 #include <stdexcept>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
 
-#include <sys/socket.h>
 
 namespace toolgate::transport {
 namespace asio = boost::asio;
@@ -204,44 +202,45 @@ asio::awaitable<void> write_simple(beast::tcp_stream& stream, http::status statu
 }
 
 /// Watches a connection while its request is handled, so that a peer going away cancels the
-/// handler (a tool call nobody waits for any more). A wait for readability costs no read, no
-/// second coroutine and no syscall; only when it fires does a one-byte peek tell a close
-/// (cancel) from a pipelined request (leave its bytes for the next read, stop watching).
+/// handler (a tool call nobody waits for any more). One peeking receive of one byte: no second
+/// coroutine, and the byte stays in the socket. It completes when the peer sends (a pipelined
+/// request: stop watching, the next read gets it) or closes (cancel the handler).
 class peer_watch {
 public:
     peer_watch(beast::tcp_stream& stream, std::shared_ptr<asio::cancellation_signal> hangup)
-        : active_(std::make_shared<bool>(true))
+        : stream_(stream), active_(std::make_shared<bool>(true))
     {
-        auto& socket = stream.socket();
-        socket.async_wait(tcp::socket::wait_read,
-                          [active = active_, hangup = std::move(hangup),
-                           fd = socket.native_handle()](boost::system::error_code ec) {
-                              // Runs on the connection's strand, as the coroutine does.
-                              if (!*active || ec == asio::error::operation_aborted) {
-                                  return;
-                              }
-                              if (!ec) {
-                                  char byte = 0;
-                                  auto const n = ::recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
-                                  if (n > 0 || (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))) {
-                                      return; // a pipelined request, not a close
-                                  }
-                              }
-                              hangup->emit(asio::cancellation_type::terminal);
-                          });
+        // Not a wait for readability: Asio re-arms epoll (epoll_ctl) for every such wait,
+        // while a receive first tries the socket at once (one recv, EAGAIN) and then waits on
+        // the registration it already has.
+        stream.socket().async_receive(
+            asio::buffer(&byte_, 1), tcp::socket::message_peek,
+            [active = active_, hangup = std::move(hangup)](boost::system::error_code ec,
+                                                           std::size_t n) {
+                // Runs on the connection's strand, as the coroutine does. `active` is false
+                // once the handler is done; a receive aborted while it is still true means
+                // the socket was closed under it (shutdown's close_all): cancel then too.
+                if (!*active || (!ec && n > 0)) {
+                    return;
+                }
+                hangup->emit(asio::cancellation_type::terminal); // EOF, reset, closed
+            });
     }
     peer_watch(peer_watch const&) = delete;
     peer_watch& operator=(peer_watch const&) = delete;
-    /// The handler is done: a wait that already fired is ignored, a pending one is cancelled.
-    void stop(beast::tcp_stream& stream)
+    /// The handler is done (or threw): a receive that already completed is ignored, a pending
+    /// one is cancelled before `byte_`, which it would write into, goes away.
+    ~peer_watch()
     {
         *active_ = false;
         boost::system::error_code ignored;
-        stream.socket().cancel(ignored);
+        stream_.socket().cancel(ignored);
     }
 
 private:
+    beast::tcp_stream& stream_;
     std::shared_ptr<bool> active_;
+    char byte_ = 0;
 };
 
 std::string json_error(std::string_view message)
@@ -389,7 +388,6 @@ asio::awaitable<void> run_connection(std::shared_ptr<http_listener::impl> self,
                 }
                 peer_gone = true;
             }
-            watch.stop(stream);
         }
         --self->requests;
         registration.set_busy(false);

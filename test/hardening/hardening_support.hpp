@@ -106,6 +106,22 @@ inline http_response mcp_post(std::uint16_t port, std::string const& body,
     return http_request(port, "POST", "/mcp", headers, body);
 }
 
+/// A stateless 2026-07-28 tools/call over HTTP: `_meta` in the body, the version, method and
+/// name headers beside it, no session.
+inline http_response modern_call_post(std::uint16_t port, std::string const& id,
+    std::string const& tool, std::string const& arguments)
+{
+    auto const body = R"({"jsonrpc":"2.0","id":)" + id
+        + R"(,"method":"tools/call","params":{"name":")" + tool + R"(","arguments":)" + arguments
+        + R"(,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",)"
+          R"("io.modelcontextprotocol/clientCapabilities":{},)"
+          R"("io.modelcontextprotocol/clientInfo":{"name":"hardening","version":"1"}}}})";
+    header_pairs const headers { { "Content-Type", "application/json" },
+        { "Accept", "application/json" }, { "MCP-Protocol-Version", "2026-07-28" },
+        { "Mcp-Method", "tools/call" }, { "Mcp-Name", tool } };
+    return http_request(port, "POST", "/mcp", headers, body);
+}
+
 /// initialize over HTTP; returns the session id.
 inline std::string http_initialize(std::uint16_t port)
 {

@@ -119,10 +119,16 @@ TEST_CASE("shutdown: HTTP cancels calls still running after --shutdown-grace, ex
     "[hardening][http][shutdown]")
 {
     http_server_process server(test_bin, { "--shutdown-grace", "1" });
-    auto const session = http_initialize(server.port());
     auto const port = server.port();
-    auto slow = std::async(
-        std::launch::async, [&] { return mcp_post(port, slow_call("1", 30000), session); });
+    // A session call is cancelled through its session; a stateless one only by closing its
+    // connection, which the peer watch must take for a departed client.
+    bool const stateless = GENERATE(false, true);
+    CAPTURE(stateless);
+    auto const session = stateless ? std::string() : http_initialize(port);
+    auto slow = std::async(std::launch::async, [&] {
+        return stateless ? modern_call_post(port, "1", "Test_Slow", R"({"ms":30000,"steps":1})")
+                         : mcp_post(port, slow_call("1", 30000), session);
+    });
     std::this_thread::sleep_for(300ms);
     auto const signalled = clock_type::now();
     server.process().signal(SIGTERM);
@@ -131,5 +137,7 @@ TEST_CASE("shutdown: HTTP cancels calls still running after --shutdown-grace, ex
     CHECK(took >= 0.9);
     CHECK(took < 6.0);
     CHECK(server.process().stderr_text().find("grace period over") != std::string::npos);
+    // Cancelled, not abandoned: the call unwound before the last-resort stop.
+    CHECK(server.process().stderr_text().find("stopping anyway") == std::string::npos);
     CHECK(slow.get().status != 200); // cancelled: the connection closed without an answer
 }
