@@ -39,7 +39,7 @@ bool accepts_gzip(std::string_view accept_encoding);
 /// long as the cache (the tools/list pages do: they live as long as the server). Thread-safe.
 class gzip_cache {
 public:
-    explicit gzip_cache(std::size_t max_entries = 16) : max_entries_(max_entries) {}
+    explicit gzip_cache(std::size_t max_entries = 64) : max_entries_(max_entries) {}
 
     /// The segment for `text`, or null when the cache is full (answer uncompressed then).
     std::shared_ptr<deflate_segment const> segment(std::string_view text);

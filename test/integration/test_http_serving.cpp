@@ -279,3 +279,31 @@ TEST_CASE("http: small answers and 2026-07-28 listings follow the same gzip rule
     REQUIRE(text.has_value());
     CHECK(parse_rpc(*text) == rpc_body(plain));
 }
+
+TEST_CASE("http: every page of a paged tools/list is compressed on its own and decodes",
+    "[http][gzip]")
+{
+    http_server_process server(toolgate_bin, { "--page-size", "300" });
+    auto const session = http_initialize(server.port());
+    std::size_t tools = 0;
+    std::string cursor;
+    for (int page = 0; page < 10; ++page) {
+        auto const params = cursor.empty() ? std::string("{}") : R"({"cursor":")" + cursor + "\"}";
+        auto const body = R"({"jsonrpc":"2.0","id":)" + std::to_string(10 + page) +
+                          R"(,"method":"tools/list","params":)" + params + "}";
+        auto const packed = mcp_post(server.port(), body, session, { { "Accept-Encoding", "gzip" } });
+        REQUIRE(packed.status == 200);
+        REQUIRE(packed.header("content-encoding") != nullptr);
+        auto const text = gunzip(packed.body);
+        REQUIRE(text.has_value());
+        auto const answer = parse_rpc(*text);
+        CHECK(rpc_body(mcp_post(server.port(), body, session)) == answer); // same as identity
+        auto const& result = answer.at("result").as_object();
+        tools += result.at("tools").as_array().size();
+        if (!result.contains("nextCursor")) {
+            break;
+        }
+        cursor = std::string(result.at("nextCursor").as_string());
+    }
+    CHECK(tools == 1150);
+}
