@@ -209,7 +209,11 @@ std::string canonical_url(std::string const& host, std::uint16_t port, std::stri
     return fmt::format("http://{}:{}{}", h, port, path);
 }
 
-std::unique_ptr<client_auth> client_auth::from_config(config const& cfg)
+namespace {
+
+/// The settings the flags and TOOLGATE_AUTH_TOKENS describe; nullopt when they configure no
+/// client authentication. Throws std::invalid_argument on bad configuration.
+std::optional<auth_settings> settings_from(config const& cfg)
 {
     auth_settings settings;
     std::vector<std::string> tokens;
@@ -257,9 +261,20 @@ std::unique_ptr<client_auth> client_auth::from_config(config const& cfg)
         throw std::invalid_argument("the --oauth-* flags need --oauth-jwks-file");
     }
     if (settings.tokens.size() == 0 && !settings.jwt) {
+        return std::nullopt;
+    }
+    return settings;
+}
+
+} // namespace
+
+std::unique_ptr<client_auth> client_auth::from_config(config const& cfg)
+{
+    auto settings = settings_from(cfg);
+    if (!settings) {
         return nullptr;
     }
-    auto auth = std::make_unique<client_auth>(std::move(settings));
+    auto auth = std::make_unique<client_auth>(std::move(*settings));
     if (!cfg.oauth_audience.empty()) {
         auth->set_resource(cfg.oauth_audience);
     }
@@ -267,19 +282,46 @@ std::unique_ptr<client_auth> client_auth::from_config(config const& cfg)
 }
 
 client_auth::client_auth(auth_settings settings)
-    : settings_(std::move(settings))
+    : settings_(std::make_shared<auth_settings const>(std::move(settings)))
 {
-    if (settings_.jwt) {
-        resource_ = settings_.jwt->policy().audience;
+    if (settings_->jwt) {
+        resource_ = settings_->jwt->policy().audience;
     }
+}
+
+std::shared_ptr<auth_settings const> client_auth::current() const
+{
+    std::lock_guard lock(mutex_);
+    return settings_;
 }
 
 void client_auth::set_resource(std::string url)
 {
     resource_ = std::move(url);
-    if (settings_.jwt) {
-        settings_.jwt->set_audience(resource_);
+    std::lock_guard lock(mutex_);
+    if (settings_->jwt) {
+        auto copy = *settings_;
+        copy.jwt->set_audience(resource_);
+        settings_ = std::make_shared<auth_settings const>(std::move(copy));
     }
+}
+
+std::string client_auth::reload(config const& cfg)
+{
+    auto settings = settings_from(cfg);
+    if (!settings) {
+        throw std::invalid_argument(
+            "the files now configure no client authentication; keeping the current settings");
+    }
+    if (settings->jwt) {
+        settings->jwt->set_audience(resource_); // the server's URL has not changed
+    }
+    auto summary = fmt::format("{} static token(s), OAuth {}", settings->tokens.size(),
+                               settings->jwt ? "on" : "off");
+    auto fresh = std::make_shared<auth_settings const>(std::move(*settings));
+    std::lock_guard lock(mutex_);
+    settings_ = std::move(fresh);
+    return summary;
 }
 
 std::string client_auth::metadata_url() const
@@ -323,19 +365,20 @@ auth_decision client_auth::check(transport::http_request const& request) const
     if (token.empty()) {
         return { verdict::invalid, {}, "empty bearer token" };
     }
-    if (auto principal = settings_.tokens.match(token)) {
+    auto const settings = current();
+    if (auto principal = settings->tokens.match(token)) {
         return { verdict::allowed, std::move(*principal), {} };
     }
-    if (!settings_.jwt) {
+    if (!settings->jwt) {
         return { verdict::invalid, {}, "unknown token" };
     }
     jwt_error error;
-    auto claims = settings_.jwt->validate(token, error);
+    auto claims = settings->jwt->validate(token, error);
     if (!claims) {
         return { verdict::invalid, {}, std::move(error.reason) };
     }
     auto principal = fmt::format("jwt:{}", claims->subject);
-    for (auto const& needed : settings_.required_scopes) {
+    for (auto const& needed : settings->required_scopes) {
         if (std::find(claims->scopes.begin(), claims->scopes.end(), needed)
             == claims->scopes.end()) {
             return { verdict::insufficient_scope, std::move(principal), "insufficient scope" };
@@ -344,7 +387,8 @@ auth_decision client_auth::check(transport::http_request const& request) const
     return { verdict::allowed, std::move(principal), {} };
 }
 
-std::string client_auth::challenge(auth_decision const& decision) const
+std::string client_auth::challenge(auth_decision const& decision,
+                                   auth_settings const& settings) const
 {
     std::vector<std::string> params;
     switch (decision.result) {
@@ -362,10 +406,10 @@ std::string client_auth::challenge(auth_decision const& decision) const
     default:
         break;
     }
-    if (oauth()) {
+    if (settings.jwt) {
         // A3/A9: say which scopes to ask for, and where the metadata is (A2).
-        if (!settings_.required_scopes.empty()) {
-            params.push_back("scope=" + quoted(join(settings_.required_scopes, " ")));
+        if (!settings.required_scopes.empty()) {
+            params.push_back("scope=" + quoted(join(settings.required_scopes, " ")));
         }
         params.push_back("resource_metadata=" + quoted(metadata_url()));
     } else {
@@ -376,6 +420,7 @@ std::string client_auth::challenge(auth_decision const& decision) const
 
 client_auth::answer client_auth::refuse(auth_decision const& decision) const
 {
+    auto const settings = current();
     answer out;
     std::string error = "invalid_token";
     std::string description = "The bearer token is invalid or expired";
@@ -392,7 +437,7 @@ client_auth::answer client_auth::refuse(auth_decision const& decision) const
         out.status = 403;
         error = "insufficient_scope";
         description = fmt::format(
-            "The token lacks a required scope ({})", join(settings_.required_scopes, " "));
+            "The token lacks a required scope ({})", join(settings->required_scopes, " "));
         break;
     case verdict::bad_request:
         out.status = 400;
@@ -404,7 +449,7 @@ client_auth::answer client_auth::refuse(auth_decision const& decision) const
     case verdict::allowed:
         break;
     }
-    out.headers.emplace_back("WWW-Authenticate", challenge(decision));
+    out.headers.emplace_back("WWW-Authenticate", challenge(decision, *settings));
     out.headers.emplace_back("Content-Type", "application/json");
     out.body = oauth_error_body(error, description);
     return out;
@@ -413,7 +458,8 @@ client_auth::answer client_auth::refuse(auth_decision const& decision) const
 std::optional<client_auth::answer> client_auth::metadata(
     std::string_view path, std::string_view mcp_path) const
 {
-    if (!oauth() || !path.starts_with(well_known)) {
+    auto const settings = current();
+    if (!settings->jwt || !path.starts_with(well_known)) {
         return std::nullopt;
     }
     auto const suffix = path.substr(well_known.size());
@@ -425,12 +471,12 @@ std::optional<client_auth::answer> client_auth::metadata(
     json::object doc;
     doc["resource"] = resource_;
     json::array servers;
-    for (auto const& s : settings_.authorization_servers) {
+    for (auto const& s : settings->authorization_servers) {
         servers.emplace_back(s);
     }
     doc["authorization_servers"] = std::move(servers);
     json::array scopes;
-    for (auto const& s : settings_.required_scopes) {
+    for (auto const& s : settings->required_scopes) {
         if (s != "offline_access") { // MCP-2026-07-28 §11: leave it out
             scopes.emplace_back(s);
         }

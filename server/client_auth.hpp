@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -65,8 +66,14 @@ public:
 
     explicit client_auth(auth_settings settings);
 
-    bool oauth() const { return settings_.jwt.has_value(); }
-    std::size_t static_token_count() const { return settings_.tokens.size(); }
+    /// Reads the token file and the JWKS file again (SIGHUP), so tokens and keys can be
+    /// rotated without a restart. Requests already being checked finish with the old
+    /// settings. Throws std::invalid_argument, keeping the current settings, when the files
+    /// are bad or would leave no authentication at all. Returns a summary for the log.
+    std::string reload(config const& cfg);
+
+    bool oauth() const { return current()->jwt.has_value(); }
+    std::size_t static_token_count() const { return current()->tokens.size(); }
     /// The canonical resource URI (the token audience). Set once, before serving.
     void set_resource(std::string url);
     std::string const& resource() const { return resource_; }
@@ -88,10 +95,13 @@ public:
     std::optional<answer> metadata(std::string_view path, std::string_view mcp_path) const;
 
 private:
-    std::string challenge(auth_decision const& decision) const;
+    std::string challenge(auth_decision const& decision, auth_settings const& settings) const;
+    /// The settings in force; each request uses one snapshot throughout.
+    std::shared_ptr<auth_settings const> current() const;
 
-    auth_settings settings_;
-    std::string resource_;
+    mutable std::mutex mutex_; ///< guards the settings_ pointer (replaced by reload)
+    std::shared_ptr<auth_settings const> settings_;
+    std::string resource_; ///< set once before serving
 };
 
 /// `http://host:port/path` for a bind address (lower-case host, IPv6 in brackets).

@@ -15,6 +15,7 @@
 #include <spdlog/spdlog.h>
 
 #include <atomic>
+#include <functional>
 #include <thread>
 
 namespace toolgate::server {
@@ -169,7 +170,6 @@ int serve_http(config const& cfg, asio::io_context& ioc, toolkits::tool_provider
                      auth->oauth() ? fmt::format("; OAuth resource {}", auth->resource())
                                    : std::string());
     }
-    print_banner(cfg, listener.port(), summary);
 
     std::atomic<bool> stopping{false};
     auto const sweep_every = std::min<std::chrono::seconds>(cfg.session_idle_timeout / 2 + std::chrono::seconds(1),
@@ -190,6 +190,34 @@ int serve_http(config const& cfg, asio::io_context& ioc, toolkits::tool_provider
         stopping = true;
         shutdown.begin();
     });
+
+    // SIGHUP: read the token file and the JWKS again (rotation without a restart). A wait
+    // still pending at shutdown does not hold the io_context: graceful_stop stops it.
+    asio::signal_set hangups(ioc, SIGHUP);
+    std::function<void()> await_hangup = [&] {
+        hangups.async_wait([&](boost::system::error_code ec, int) {
+            if (ec) {
+                return;
+            }
+            if (!auth) {
+                spdlog::info("SIGHUP: no client authentication is configured; nothing to reload");
+            } else {
+                try {
+                    spdlog::info("SIGHUP: client authentication reloaded: {}", auth->reload(cfg));
+                } catch (std::exception const& e) {
+                    spdlog::error("SIGHUP: client authentication not reloaded: {}", e.what());
+                }
+            }
+            if (!stopping) {
+                await_hangup();
+            }
+        });
+    };
+    await_hangup();
+
+    // Last: whoever waits for the banner (a supervisor, a test) may signal at once, and the
+    // handlers above must be in place by then.
+    print_banner(cfg, listener.port(), summary);
 
     std::vector<std::thread> workers;
     for (unsigned i = 1; i < cfg.threads; ++i) {

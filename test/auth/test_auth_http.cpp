@@ -9,6 +9,9 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include <csignal>
+#include <fstream>
+
 using namespace toolgate::testing;
 namespace json = boost::json;
 
@@ -251,4 +254,87 @@ TEST_CASE("the client's token never reaches the platform (A7)", "[auth][http][up
     }
     CHECK(seen[0].target.find(alice) == std::string::npos);
     CHECK(seen[0].body.find(alice) == std::string::npos);
+}
+
+namespace {
+
+/// Replaces a file's contents (the temp_file keeps its path).
+void rewrite(std::string const& path, std::string const& text)
+{
+    std::ofstream(path, std::ios::trunc) << text;
+}
+
+std::string const ping = R"({"jsonrpc":"2.0","id":1,"method":"ping"})";
+
+} // namespace
+
+TEST_CASE("SIGHUP reloads the token file: rotated-out tokens are refused, bad files ignored",
+    "[auth][http]")
+{
+    temp_file tokens(alice + "\n");
+    http_server_process server(test_bin, { "--auth-token-file", tokens.path() });
+    auto const port = server.port();
+    auto& process = server.process();
+    CHECK(post(port, alice, ping).status == 200);
+    CHECK(post(port, bob, ping).status == 401);
+
+    rewrite(tokens.path(), "# rotated\n" + bob + "\n");
+    process.signal(SIGHUP);
+    REQUIRE(process.wait_stderr("authentication reloaded: 1 static token(s)"));
+    CHECK(post(port, alice, ping).status == 401);
+    CHECK(post(port, bob, ping).status == 200);
+
+    // A file emptied by mistake (or mid-write) must not lock everyone out, nor let everyone in.
+    rewrite(tokens.path(), "# nothing yet\n");
+    process.signal(SIGHUP);
+    REQUIRE(process.wait_stderr("client authentication not reloaded"));
+    CHECK(post(port, bob, ping).status == 200);
+    CHECK(post(port, "", ping).status == 401);
+
+    // Overlap for a rotation: both at once.
+    rewrite(tokens.path(), alice + "\n" + bob + "\n");
+    process.signal(SIGHUP);
+    REQUIRE(process.wait_stderr("authentication reloaded: 2 static token(s)"));
+    CHECK(post(port, alice, ping).status == 200);
+    CHECK(post(port, bob, ping).status == 200);
+    CHECK(process.running());
+    CHECK(process.stderr_text().find(alice) == std::string::npos);
+    CHECK(process.stderr_text().find(bob) == std::string::npos);
+}
+
+TEST_CASE("SIGHUP reloads the JWKS: a new signing key is accepted, a removed one refused",
+    "[auth][http]")
+{
+    auto const old_key = test_key::ec("ec-old");
+    auto const new_key = test_key::ec("ec-new");
+    temp_file jwks(make_jwks({ &old_key }));
+    std::string const issuer = "https://as.example.test";
+    http_server_process server(test_bin, { "--oauth-jwks-file", jwks.path(), "--oauth-issuer", issuer });
+    auto const port = server.port();
+    auto const resource = fmt::format("http://127.0.0.1:{}/mcp", port);
+    auto token = [&](test_key const& k) {
+        return k.token(fmt::format(R"({{"iss":"{}","aud":"{}","sub":"u","exp":{}}})", issuer,
+            resource, epoch_seconds(std::chrono::seconds(300))));
+    };
+    CHECK(post(port, token(old_key), ping).status == 200);
+    CHECK(post(port, token(new_key), ping).status == 401);
+
+    rewrite(jwks.path(), make_jwks({ &new_key }));
+    server.process().signal(SIGHUP);
+    REQUIRE(server.process().wait_stderr("authentication reloaded: 0 static token(s), OAuth on"));
+    CHECK(post(port, token(new_key), ping).status == 200);
+    CHECK(post(port, token(old_key), ping).status == 401);
+    // The audience is still this server's URL after the reload.
+    auto const elsewhere = new_key.token(fmt::format(R"({{"iss":"{}","aud":"{}","sub":"u","exp":{}}})",
+        issuer, "https://other.example/mcp", epoch_seconds(std::chrono::seconds(300))));
+    CHECK(post(port, elsewhere, ping).status == 401);
+}
+
+TEST_CASE("SIGHUP without client authentication changes nothing and stops nothing", "[auth][http]")
+{
+    http_server_process server(test_bin);
+    server.process().signal(SIGHUP); // the default action would end the process
+    REQUIRE(server.process().wait_stderr("nothing to reload"));
+    CHECK(http_request(server.port(), "GET", "/healthz").status == 200);
+    CHECK(post(server.port(), "", ping).status == 200);
 }
