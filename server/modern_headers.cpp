@@ -4,6 +4,7 @@
 #include "protocol/names.hpp"
 #include "protocol/request_meta.hpp"
 #include "protocol/versions.hpp"
+#include "transport/http_text.hpp"
 
 #include <boost/json/array.hpp>
 #include <fmt/format.h>
@@ -13,19 +14,9 @@ namespace toolgate::server {
 namespace json = boost::json;
 using protocol::error_code::header_mismatch;
 using protocol::rpc_error;
+using transport::trim_ows;
 
 namespace {
-
-std::string_view trim(std::string_view v)
-{
-    while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) {
-        v.remove_prefix(1);
-    }
-    while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) {
-        v.remove_suffix(1);
-    }
-    return v;
-}
 
 rpc_error mismatch(std::string message)
 {
@@ -53,7 +44,7 @@ std::string printable_header_value(std::string_view value, std::size_t limit)
 
 std::optional<std::string> decode_header_value(std::string_view raw)
 {
-    auto v = trim(raw);
+    auto v = trim_ows(raw);
     constexpr std::string_view prefix = "=?base64?";
     if (!v.starts_with(prefix) || !v.ends_with("?=")) {
         return std::string(v);
@@ -87,15 +78,15 @@ std::optional<rpc_error> check_modern_request(transport::http_request const& req
     auto const* method_header = request.header("mcp-method");
     auto const* name_header = request.header("mcp-name");
 
-    if (version_header && trim(*version_header) != claimed) {
+    if (version_header && trim_ows(*version_header) != claimed) {
         return mismatch(fmt::format("Header mismatch: MCP-Protocol-Version is \"{}\" but "
                                     "_meta names \"{}\"",
-                                    printable_header_value(trim(*version_header)), claimed));
+                                    printable_header_value(trim_ows(*version_header)), claimed));
     }
-    if (method_header && trim(*method_header) != msg.method()) {
+    if (method_header && trim_ows(*method_header) != msg.method()) {
         return mismatch(fmt::format("Header mismatch: Mcp-Method is \"{}\" but the body's "
                                     "method is \"{}\"",
-                                    printable_header_value(trim(*method_header)),
+                                    printable_header_value(trim_ows(*method_header)),
                                     msg.method()));
     }
     auto meta = protocol::read_request_meta(params);

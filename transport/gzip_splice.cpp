@@ -1,5 +1,7 @@
 #include "transport/gzip_splice.hpp"
 
+#include "transport/http_text.hpp"
+
 #include <zlib.h>
 
 #include <algorithm>
@@ -57,33 +59,22 @@ std::string lower(std::string_view s)
     return out;
 }
 
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) {
-        s.remove_prefix(1);
-    }
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) {
-        s.remove_suffix(1);
-    }
-    return s;
-}
-
 /// The weight of one list member's parameters ("q=0.5"); 1 when absent. A malformed weight
 /// counts as acceptable: refusing compression is never wrong, but the client asked for it.
 bool weight_is_zero(std::string_view params)
 {
     while (!params.empty()) {
         auto const semi = params.find(';');
-        auto param = trim(params.substr(0, semi));
+        auto param = trim_ows(params.substr(0, semi));
         params = semi == std::string_view::npos ? std::string_view() : params.substr(semi + 1);
         if (param.size() < 2 || (param[0] != 'q' && param[0] != 'Q')) {
             continue;
         }
-        param = trim(param.substr(1));
+        param = trim_ows(param.substr(1));
         if (param.empty() || param[0] != '=') {
             continue;
         }
-        auto value = trim(param.substr(1));
+        auto value = trim_ows(param.substr(1));
         // "0", "0.", "0.0", "0.000": zero; anything else (1, 0.001, ...) is not.
         if (value.empty() || value[0] != '0') {
             return false;
@@ -166,7 +157,7 @@ bool accepts_gzip(std::string_view accept_encoding)
         accept_encoding = comma == std::string_view::npos ? std::string_view()
                                                           : accept_encoding.substr(comma + 1);
         auto const semi = member.find(';');
-        auto const coding = lower(trim(member.substr(0, semi)));
+        auto const coding = lower(trim_ows(member.substr(0, semi)));
         auto const params = semi == std::string_view::npos ? std::string_view()
                                                            : member.substr(semi + 1);
         if (coding == "gzip" || coding == "x-gzip") {

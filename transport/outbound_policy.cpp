@@ -1,6 +1,8 @@
 // Pure rules of the outbound client: URL splitting, retry timing, redirect hygiene.
 #include "transport/outbound_policy.hpp"
 
+#include "transport/http_text.hpp"
+
 #include <boost/url/parse.hpp>
 #include <boost/url/url.hpp>
 
@@ -25,17 +27,6 @@ std::string to_lower(std::string_view text)
 bool iequals(std::string_view a, std::string_view b)
 {
     return a.size() == b.size() && to_lower(a) == to_lower(b);
-}
-
-std::string_view trim(std::string_view text)
-{
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
-        text.remove_prefix(1);
-    }
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) {
-        text.remove_suffix(1);
-    }
-    return text;
 }
 
 bool parse_number(std::string_view text, int& out)
@@ -155,7 +146,7 @@ bool is_retryable_status(unsigned status)
 std::optional<std::chrono::milliseconds>
 parse_retry_after(std::string_view value, std::chrono::system_clock::time_point now)
 {
-    value = trim(value);
+    value = trim_ows(value);
     if (!value.empty() && std::all_of(value.begin(), value.end(),
                                       [](unsigned char c) { return std::isdigit(c) != 0; })) {
         // Anything past a day is as good as "never" within a call's deadline.
@@ -193,7 +184,7 @@ follow_redirect(outbound_request const& current, std::string_view location)
     if (!base) {
         return base.error();
     }
-    auto ref = urls::parse_uri_reference(trim(location));
+    auto ref = urls::parse_uri_reference(trim_ows(location));
     if (!ref) {
         return ref.error();
     }
