@@ -53,7 +53,6 @@ transport::header_list sse_headers(transport::header_list extra)
 }
 
 // `result` and `ch` belong to answer_request's frame, which awaits this coroutine.
-// `result` and `ch` belong to answer_request's frame, which awaits this coroutine.
 asio::awaitable<void> produce(router& r, protocol::tool_call call, std::shared_ptr<conversation> conv,
                               std::shared_ptr<transport::message_sink> sink,
                               std::optional<protocol::reply>& result, std::shared_ptr<channel> ch)

@@ -31,7 +31,6 @@
 #include <unordered_map>
 #include <vector>
 
-
 namespace toolgate::transport {
 namespace asio = boost::asio;
 namespace beast = boost::beast;
