@@ -135,8 +135,11 @@ asio::awaitable<void> answer_request(router& r, protocol::message msg,
         extra_headers.emplace_back("Vary", "Accept-Encoding"); // caches must key on it
         if (auto segment = format.gzip ? format.gzip->segment(result->shared) : nullptr) {
             extra_headers.emplace_back("Content-Encoding", "gzip");
-            co_await out.respond(result->http_status, std::move(extra_headers),
-                                 transport::gzip_around(result->text, *segment, result->tail));
+            // The cache keeps the segment alive as long as the endpoint (and this write).
+            auto frame = transport::gzip_frame_around(result->text, *segment, result->tail);
+            co_await out.respond_parts(result->http_status, std::move(extra_headers),
+                                       std::move(frame.before), segment->blocks,
+                                       std::move(frame.after));
             co_return;
         }
     }

@@ -5,7 +5,6 @@
 #include <zlib.h>
 
 #include <algorithm>
-#include <cctype>
 #include <optional>
 #include <stdexcept>
 
@@ -48,15 +47,6 @@ std::uint32_t crc_of(std::string_view data)
 {
     auto const* bytes = reinterpret_cast<Bytef const*>(data.data());
     return static_cast<std::uint32_t>(crc32_z(crc32_z(0, nullptr, 0), bytes, data.size()));
-}
-
-std::string lower(std::string_view s)
-{
-    std::string out(s);
-    for (auto& c : out) {
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    }
-    return out;
 }
 
 /// The weight of one list member's parameters ("q=0.5"); 1 when absent. A malformed weight
@@ -128,23 +118,30 @@ deflate_segment deflate_segment_of(std::string_view data, int level)
     return out;
 }
 
+gzip_frame gzip_frame_around(std::string_view head, deflate_segment const& middle,
+                             std::string_view tail)
+{
+    gzip_frame out;
+    out.before.reserve(10 + head.size() + 16);
+    // ID1 ID2, CM = deflate, no flags, no modification time, no extra flags, OS unknown.
+    out.before.append("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff", 10);
+    if (!head.empty()) {
+        put_stored(out.before, head, false);
+    }
+    out.after.reserve(tail.size() + 16);
+    put_stored(out.after, tail, true);
+    auto crc = crc32_combine(crc_of(head), middle.crc, static_cast<z_off_t>(middle.length));
+    crc = crc32_combine(crc, crc_of(tail), static_cast<z_off_t>(tail.size()));
+    put_le32(out.after, static_cast<std::uint32_t>(crc));
+    put_le32(out.after, static_cast<std::uint32_t>(head.size() + middle.length + tail.size()));
+    return out;
+}
+
 std::string gzip_around(std::string_view head, deflate_segment const& middle,
                         std::string_view tail)
 {
-    std::string out;
-    out.reserve(10 + head.size() + middle.blocks.size() + tail.size() + 32);
-    // ID1 ID2, CM = deflate, no flags, no modification time, no extra flags, OS unknown.
-    out.append("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff", 10);
-    if (!head.empty()) {
-        put_stored(out, head, false);
-    }
-    out += middle.blocks;
-    put_stored(out, tail, true);
-    auto crc = crc32_combine(crc_of(head), middle.crc, static_cast<z_off_t>(middle.length));
-    crc = crc32_combine(crc, crc_of(tail), static_cast<z_off_t>(tail.size()));
-    put_le32(out, static_cast<std::uint32_t>(crc));
-    put_le32(out, static_cast<std::uint32_t>(head.size() + middle.length + tail.size()));
-    return out;
+    auto frame = gzip_frame_around(head, middle, tail);
+    return frame.before + middle.blocks + frame.after;
 }
 
 bool accepts_gzip(std::string_view accept_encoding)
@@ -157,7 +154,7 @@ bool accepts_gzip(std::string_view accept_encoding)
         accept_encoding = comma == std::string_view::npos ? std::string_view()
                                                           : accept_encoding.substr(comma + 1);
         auto const semi = member.find(';');
-        auto const coding = lower(trim_ows(member.substr(0, semi)));
+        auto const coding = to_lower_ascii(trim_ows(member.substr(0, semi)));
         auto const params = semi == std::string_view::npos ? std::string_view()
                                                            : member.substr(semi + 1);
         if (coding == "gzip" || coding == "x-gzip") {

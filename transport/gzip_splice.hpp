@@ -26,7 +26,17 @@ struct deflate_segment {
 
 deflate_segment deflate_segment_of(std::string_view data, int level = 6);
 
-/// One gzip member whose uncompressed content is head + middle's data + tail.
+/// The bytes around a kept segment that make one gzip member whose uncompressed content is
+/// head + middle's data + tail: `before` + middle.blocks + `after`. Written as three parts,
+/// the segment itself is never copied per answer.
+struct gzip_frame {
+    std::string before; ///< gzip header, `head` as stored blocks
+    std::string after;  ///< `tail` as the final stored block, CRC-32, length
+};
+gzip_frame gzip_frame_around(std::string_view head, deflate_segment const& middle,
+                             std::string_view tail);
+
+/// The same member joined into one string.
 std::string gzip_around(std::string_view head, deflate_segment const& middle,
                         std::string_view tail);
 
