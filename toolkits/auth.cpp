@@ -4,6 +4,7 @@
 #include "toolkits/auth.hpp"
 
 #include "toolkits/request_body.hpp"
+#include "transport/http_text.hpp"
 
 #include <boost/url/encode.hpp>
 #include <boost/url/parse.hpp>
@@ -15,6 +16,7 @@
 #include <cctype>
 
 namespace toolgate::toolkits {
+using transport::to_lower_ascii;
 namespace {
 
 namespace urls = boost::urls;
@@ -37,14 +39,6 @@ bool same_name(std::string_view a, std::string_view b)
                return std::tolower(static_cast<unsigned char>(x)) ==
                       std::tolower(static_cast<unsigned char>(y));
            });
-}
-
-std::string lower(std::string_view text)
-{
-    std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
 }
 
 std::string apply_format(std::string_view format, std::string_view secret)
@@ -156,7 +150,7 @@ void add_credential(secret_transmission const& rule, std::string const& value,
         header_value = apply_format(rule.format, value);
     }
     request.headers.emplace_back(std::string(rule.name), std::move(header_value));
-    request.secret_headers.push_back(lower(rule.name));
+    request.secret_headers.push_back(to_lower_ascii(rule.name));
 }
 
 } // namespace

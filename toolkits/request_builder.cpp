@@ -4,6 +4,7 @@
 #include "toolkits/request_builder.hpp"
 
 #include "toolkits/request_body.hpp"
+#include "transport/http_text.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -14,6 +15,7 @@
 #include <cctype>
 
 namespace toolgate::toolkits {
+using transport::to_lower_ascii;
 namespace {
 
 namespace json = boost::json;
@@ -71,19 +73,11 @@ bool is_secret_placeholder(std::string_view name)
     });
 }
 
-std::string lower(std::string_view text)
-{
-    std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
-}
-
 bool is_credential_header(std::string_view name)
 {
     static constexpr std::string_view names[] = {"authorization", "proxy-authorization", "cookie",
                                                  "x-api-key"};
-    return std::find(std::begin(names), std::end(names), lower(name)) != std::end(names);
+    return std::find(std::begin(names), std::end(names), to_lower_ascii(name)) != std::end(names);
 }
 
 bool same_name(std::string_view a, std::string_view b)
@@ -211,7 +205,7 @@ tool_result<void> add_header_param(request_parts& parts, prepared_request& out, 
                                     "LF) or NUL characters; nothing was sent");
     }
     if (is_credential_header(p.wire_name)) {
-        out.request.secret_headers.push_back(lower(p.wire_name));
+        out.request.secret_headers.push_back(to_lower_ascii(p.wire_name));
         out.redactions.push_back(text);
     }
     set_header(parts.headers, p.wire_name, std::move(text));

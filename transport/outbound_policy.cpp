@@ -16,17 +16,9 @@ namespace urls = boost::urls;
 
 namespace {
 
-std::string to_lower(std::string_view text)
-{
-    std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
-}
-
 bool iequals(std::string_view a, std::string_view b)
 {
-    return a.size() == b.size() && to_lower(a) == to_lower(b);
+    return a.size() == b.size() && to_lower_ascii(a) == to_lower_ascii(b);
 }
 
 bool parse_number(std::string_view text, int& out)
@@ -68,7 +60,7 @@ std::string url_target::pool_key() const
 {
     // Appended piecewise: `"literal" + std::string` trips a g++ 12 -Wrestrict false positive.
     std::string key = tls ? "https://" : "http://";
-    key.append(to_lower(host)).append(":").append(port);
+    key.append(to_lower_ascii(host)).append(":").append(port);
     return key;
 }
 

@@ -1,6 +1,8 @@
 // HTTPS_PROXY / NO_PROXY parsing and matching for the outbound client.
 #include "transport/proxy_config.hpp"
 
+#include "transport/http_text.hpp"
+
 #include <boost/url/parse.hpp>
 #include <boost/url/url_view.hpp>
 
@@ -20,14 +22,6 @@ std::string env_or_empty(char const* name)
 {
     char const* value = std::getenv(name);
     return value ? std::string(value) : std::string();
-}
-
-std::string to_lower(std::string_view text)
-{
-    std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
 }
 
 std::string base64(std::string_view data)
@@ -76,7 +70,7 @@ bool entry_matches(std::string_view entry, std::string const& host, std::string_
     if (entry.empty()) {
         return false;
     }
-    auto const name = to_lower(entry);
+    auto const name = to_lower_ascii(entry);
     if (host == name) {
         return true;
     }
@@ -127,7 +121,7 @@ boost::system::result<proxy_endpoint> parse_proxy_url(std::string_view text)
 
 bool bypasses_proxy(std::string_view no_proxy, std::string_view host, std::string_view port)
 {
-    auto const wanted = to_lower(unbracket(host));
+    auto const wanted = to_lower_ascii(unbracket(host));
     std::size_t start = 0;
     while (start <= no_proxy.size()) {
         auto end = no_proxy.find_first_of(", ", start);
