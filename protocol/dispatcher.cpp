@@ -4,6 +4,7 @@
 #include "protocol/call_result.hpp"
 #include "protocol/names.hpp"
 #include "protocol/request_meta.hpp"
+#include "protocol/text.hpp"
 #include "protocol/versions.hpp"
 
 #include <boost/json/array.hpp>
@@ -47,6 +48,45 @@ bool is_removed_in_modern(std::string_view method)
 }
 
 } // namespace
+
+std::size_t batch_reply::size() const
+{
+    std::size_t bytes = 2 + (replies.empty() ? 0 : replies.size() - 1);
+    for (auto const& r : replies) {
+        bytes += r.text.size() + r.shared.size() + r.tail.size();
+    }
+    return bytes;
+}
+
+std::vector<std::string_view> batch_reply::pieces() const
+{
+    std::vector<std::string_view> out;
+    out.reserve(replies.size() * 4 + 2);
+    out.emplace_back("[");
+    for (std::size_t i = 0; i < replies.size(); ++i) {
+        if (i > 0) {
+            out.emplace_back(",");
+        }
+        for (std::string_view part : {std::string_view(replies[i].text), replies[i].shared,
+                                      std::string_view(replies[i].tail)}) {
+            if (!part.empty()) {
+                out.push_back(part);
+            }
+        }
+    }
+    out.emplace_back("]");
+    return out;
+}
+
+std::string batch_reply::flatten() const
+{
+    std::string out;
+    out.reserve(size());
+    for (auto piece : pieces()) {
+        out.append(piece);
+    }
+    return out;
+}
 
 dispatcher::dispatcher(server_identity identity, tool_pages const& pages, tool_index const& index)
     : identity_(std::move(identity)), pages_(pages), index_(index)
@@ -319,9 +359,10 @@ std::variant<tool_call, rpc_error> dispatcher::read_call(message const& msg) con
     call.tool = index_.find(name->get_string());
     if (!call.tool) {
         auto const close = index_.suggest(name->get_string());
-        std::string message = fmt::format("Unknown tool: {}", std::string_view(name->get_string()));
+        auto const shown = clipped(name->get_string());
+        std::string message = fmt::format("Unknown tool: {}", shown);
         json::object data;
-        data["tool"] = name->get_string();
+        data["tool"] = shown;
         if (!close.empty()) {
             message += fmt::format(" (did you mean {}?)", fmt::join(close, ", "));
             json::array names_array;

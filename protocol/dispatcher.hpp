@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 namespace toolgate::protocol {
 
@@ -56,6 +57,21 @@ struct reply {
     {
         return shared.empty() && tail.empty() ? std::move(text) : flatten();
     }
+};
+
+/// A JSON-RPC batch's answer: the elements' replies, sent as one array. The replies keep
+/// their shared pages, so a batch of listings is never copied into one string per element
+/// (security review 2); `pieces()` gives the bytes in order.
+struct batch_reply {
+    std::vector<reply> replies;
+
+    /// Bytes of the whole array.
+    std::size_t size() const;
+    /// The array's bytes in order: `[`, each reply's parts, `,` between them, `]`. The views
+    /// point into this object and into the shared pages; keep both alive while using them.
+    std::vector<std::string_view> pieces() const;
+    /// The whole array as one string (for transports that need one).
+    std::string flatten() const;
 };
 
 /// A tools/call the caller must run; the result goes out with `id`.

@@ -1,5 +1,6 @@
-// Edit-distance suggestions. Catalogue-sized inputs (1150 names) make a plain O(n*m) DP cheap,
-// and this only runs on an error path.
+// Edit-distance suggestions. Catalogue-sized inputs (1150 names) make an O(n*m) DP cheap when
+// both names are short; over-long names get none, and each comparison stops once the
+// distance must exceed the threshold.
 #include "protocol/suggest.hpp"
 
 #include <algorithm>
@@ -18,6 +19,45 @@ char lower(char c)
 std::size_t threshold(std::string_view name)
 {
     return std::max<std::size_t>(2, name.size() / 3);
+}
+
+/// A name longer than this is no typo of a catalogue name (the longest is under 80
+/// characters): no suggestion is looked for, so no request can buy O(name × catalogue) work
+/// on an I/O thread (security review 3).
+constexpr std::size_t longest_suggestible = 128;
+
+std::size_t length_gap(std::string_view a, std::string_view b)
+{
+    return a.size() > b.size() ? a.size() - b.size() : b.size() - a.size();
+}
+
+/// The edit distance when it is at most `limit`, or `limit + 1` as soon as it must be more
+/// (the length gap alone, or every cell of a row past the limit).
+std::size_t distance_within(std::string_view a, std::string_view b, std::size_t limit)
+{
+    if (length_gap(a, b) > limit) {
+        return limit + 1;
+    }
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) {
+        row[j] = j;
+    }
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diag = row[0];
+        row[0] = i;
+        std::size_t smallest = row[0];
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            std::size_t up = row[j];
+            std::size_t cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1;
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + cost});
+            smallest = std::min(smallest, row[j]);
+            diag = up;
+        }
+        if (smallest > limit) {
+            return limit + 1;
+        }
+    }
+    return row[b.size()];
 }
 
 std::vector<std::string> best(std::vector<std::pair<std::size_t, std::string>> scored,
@@ -67,10 +107,14 @@ std::vector<std::string> suggest_names(std::string_view name,
                                        std::span<const std::string_view> candidates,
                                        std::size_t max)
 {
+    if (name.size() > longest_suggestible) {
+        return {};
+    }
     std::vector<std::pair<std::size_t, std::string>> scored;
+    auto const limit = threshold(name);
     for (auto c : candidates) {
-        auto d = edit_distance(name, c);
-        if (d <= threshold(name)) {
+        auto d = distance_within(name, c, limit);
+        if (d <= limit) {
             scored.emplace_back(d, std::string(c));
         }
     }
@@ -81,15 +125,19 @@ std::vector<std::string> suggest_tools(std::string_view name,
                                        std::span<const protocol::tool_descriptor> tools,
                                        std::size_t max)
 {
+    if (name.size() > longest_suggestible) {
+        return {};
+    }
     bool qualified = name.find_first_of("._") != std::string_view::npos;
+    auto const limit = threshold(qualified ? tool_part(name) : name);
     std::vector<std::pair<std::size_t, std::string>> scored;
     for (auto const& t : tools) {
         // Compare like with like: a qualified name against qualified names (either spelling),
         // a bare tool name against the tool parts.
-        std::size_t d = qualified ? std::min(edit_distance(name, t.name),
-                                             edit_distance(name, t.dotted_name))
-                                  : edit_distance(name, tool_part(t.name));
-        if (d <= threshold(qualified ? tool_part(name) : name)) {
+        std::size_t d = qualified ? std::min(distance_within(name, t.name, limit),
+                                             distance_within(name, t.dotted_name, limit))
+                                  : distance_within(name, tool_part(t.name), limit);
+        if (d <= limit) {
             scored.emplace_back(d, t.name);
         }
     }

@@ -15,7 +15,7 @@ namespace toolgate::protocol {
 std::size_t edit_distance(std::string_view a, std::string_view b);
 
 /// Up to `max` candidates close to `name` (edit distance at most a third of the name's length,
-/// and at least 2), closest first, ties by name.
+/// and at least 2), closest first, ties by name. None for a name over 128 characters.
 std::vector<std::string> suggest_names(std::string_view name,
                                        std::span<const std::string_view> candidates,
                                        std::size_t max = 3);

@@ -4,6 +4,7 @@
 
 #include <boost/json/value.hpp>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,6 +43,9 @@ struct call_result {
     std::vector<content_block> content;
     std::optional<boost::json::value> structured;
     bool is_error = false;
+    /// Keeps a reservation for as long as the result lives (a share of the memory budget for
+    /// platform answers); empty for most results.
+    std::shared_ptr<void> reservation;
 
     static call_result error(std::string message)
     {

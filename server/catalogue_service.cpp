@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <spdlog/spdlog.h>
 
 #include <cstdio>
 #include <set>
@@ -51,7 +52,50 @@ toolkits::base_url_overrides read_overrides(config const& cfg)
         }
         overrides.set(std::move(*parsed));
     }
+    // Security review 15: a platform reached over plain http off this machine sees the
+    // credentials in clear; that takes an explicit flag.
+    for (auto const* kit : toolkits::all_toolkits()) {
+        auto const url = overrides.find(kit->name);
+        if (!url || !toolkits::is_insecure_remote_url(*url)) {
+            continue;
+        }
+        if (!cfg.allow_insecure_upstream) {
+            throw std::invalid_argument(fmt::format(
+                "base URL override for {}: plain http:// to a host that is not loopback sends "
+                "its credentials unencrypted; use https://, or pass --allow-insecure-upstream",
+                kit->name));
+        }
+        spdlog::warn("{} calls go over plain http:// (--allow-insecure-upstream): credentials "
+                     "travel unencrypted",
+                     kit->name);
+    }
     return overrides;
+}
+
+/// VECTORDB_SERVER_URL (a secret URL) over plain http off loopback: its calls are refused
+/// unless --allow-insecure-upstream; say so at start-up, naming the variable only.
+void warn_insecure_secret_urls(config const& cfg, toolkits::credential_source const& credentials)
+{
+    for (auto const* kit : toolkits::all_toolkits()) {
+        for (auto const& rule : kit->transmission) {
+            if (rule.in != "url" || rule.name != "base") {
+                continue;
+            }
+            auto value = credentials.find(rule.secret);
+            if (!value || !toolkits::is_insecure_remote_url(*value)) {
+                continue;
+            }
+            if (cfg.allow_insecure_upstream) {
+                spdlog::warn("{} is a plain http:// URL (--allow-insecure-upstream): {} "
+                             "credentials travel unencrypted",
+                             rule.secret, kit->name);
+            } else {
+                spdlog::warn("{} is a plain http:// URL of a host that is not loopback: {} calls "
+                             "are refused until it uses https:// (or --allow-insecure-upstream)",
+                             rule.secret, kit->name);
+            }
+        }
+    }
 }
 
 /// "N toolkits, M tools; secrets found: A, B; not set: C" (names only, never values).
@@ -108,8 +152,11 @@ service make_catalogue_service(config const& cfg, boost::asio::io_context& ioc)
     options.ca_file = cfg.ca_file;
     auto client = std::make_shared<transport::https_client>(ioc, options);
     auto credentials = std::make_shared<toolkits::environment_credentials>();
-    auto executor =
-        std::make_shared<toolkits::http_executor>(*client, *credentials, read_overrides(cfg));
+    warn_insecure_secret_urls(cfg, *credentials);
+    toolkits::execution_options execution;
+    execution.allow_insecure_upstream = cfg.allow_insecure_upstream;
+    auto executor = std::make_shared<toolkits::http_executor>(
+        *client, *credentials, read_overrides(cfg), toolkits::shaping_options{}, execution);
     auto provider = std::make_unique<toolkits::catalogue_provider>(sel, *executor);
     service svc;
     svc.summary = summarise(*provider, *credentials);

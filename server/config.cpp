@@ -95,6 +95,16 @@ std::optional<config> parse_config(int argc, char** argv, int& exit_code,
     app.add_option("--max-sessions", c.max_sessions,
                    "live HTTP sessions (2025 revisions) at once; initialize past it fails")
         ->check(CLI::Range(std::size_t(1), std::size_t(1) << 24));
+    app.add_option("--max-sessions-per-principal", c.max_sessions_per_principal,
+                   "live HTTP sessions of one authenticated client; past it, its least "
+                   "recently used idle session is ended, or initialize fails (429)")
+        ->check(CLI::Range(std::size_t(1), std::size_t(1) << 24));
+    app.add_option("--max-inflight-per-principal", c.max_inflight_per_principal,
+                   "tool calls running at once for one authenticated client")
+        ->check(CLI::Range(std::size_t(1), std::size_t(1) << 20));
+    app.add_option("--max-connections-per-address", c.max_connections_per_address,
+                   "open HTTP connections from one client address (more: 503)")
+        ->check(CLI::Range(std::size_t(1), std::size_t(1) << 20));
     app.add_option("--max-inflight-per-session", c.max_inflight_per_session,
                    "tool calls running at once in one session (stdio: the process)")
         ->check(CLI::Range(std::size_t(1), std::size_t(1) << 20));
@@ -123,6 +133,9 @@ std::optional<config> parse_config(int argc, char** argv, int& exit_code,
     add_seconds(app, "--connect-timeout", c.connect_timeout, "seconds to connect upstream");
     add_seconds(app, "--call-timeout", c.call_timeout, "seconds an upstream call may take");
     app.add_option("--max-response-bytes", c.max_response_bytes, "largest upstream answer");
+    app.add_flag("--allow-insecure-upstream", c.allow_insecure_upstream,
+                 "allow plain http:// platform URLs (--base-url, VECTORDB_SERVER_URL) to hosts "
+                 "other than loopback; credentials then travel unencrypted");
 
     app.add_option("--log-level", c.log_level, "stderr log level")
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))

@@ -42,6 +42,9 @@ struct config {
     std::size_t max_header_bytes = 16 * 1024;      ///< one HTTP request's headers (431)
     std::size_t max_connections = 512;             ///< open HTTP connections (503 past it)
     std::size_t max_sessions = 1024;               ///< live legacy HTTP sessions
+    std::size_t max_sessions_per_principal = 64;   ///< of one authenticated client
+    std::size_t max_inflight_per_principal = 128;  ///< one authenticated client's calls
+    std::size_t max_connections_per_address = 128; ///< open HTTP connections from one address
     std::size_t max_inflight_per_session = 64;     ///< tool calls at once in one session
     std::size_t max_inflight = 256;                ///< tool calls at once, whole server
     std::chrono::seconds shutdown_grace{10};       ///< SIGTERM: wait this long for calls
@@ -56,8 +59,11 @@ struct config {
     std::vector<std::string> base_urls;  ///< Toolkit=URL overrides
     std::string ca_file;                 ///< extra trusted CA (PEM)
     std::chrono::seconds connect_timeout{10};
-    std::chrono::seconds call_timeout{60};
+    /// Below the TypeScript SDK's 60 s request timeout, so that our error (naming host, phase
+    /// and deadline) reaches the client before its own generic "Request timed out".
+    std::chrono::seconds call_timeout{55};
     std::size_t max_response_bytes = 32 * 1024 * 1024;
+    bool allow_insecure_upstream = false; ///< http:// platforms off loopback
 
     // Logging and one-shot commands
     std::string log_level = "info";

@@ -23,9 +23,11 @@ struct answer_format {
     transport::gzip_cache* gzip = nullptr;
 };
 
-/// Runs `msg` through the router and writes its answer to `out`.
+/// Runs `msg` through the router and writes its answer to `out`. `principal` is the
+/// authenticated client ("" without client authentication), for its own call limits.
 boost::asio::awaitable<void> answer_request(router& r, protocol::message msg,
                                             std::shared_ptr<conversation> conv,
+                                            std::string principal,
                                             transport::http_responder& out, answer_format format,
                                             transport::header_list extra_headers);
 

@@ -12,6 +12,8 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 namespace toolgate::server {
 namespace asio = boost::asio;
 namespace json = boost::json;
@@ -52,17 +54,26 @@ accepted read_accept(http_request const& request)
             contains_token(accept, "text/event-stream") || contains_token(accept, "text/*"), gzip};
 }
 
-/// --max-sessions reached: 503 with a JSON-RPC error the client can show (and Retry-After).
-asio::awaitable<void> refuse_session(json::value id, http_responder& out, std::size_t limit)
+/// --max-sessions reached (503), or the client's own --max-sessions-per-principal with all of
+/// its sessions busy (429): a JSON-RPC error the client can show, and Retry-After.
+asio::awaitable<void> refuse_session(json::value id, http_responder& out,
+                                     session_registry const& sessions,
+                                     session_registry::refusal why)
 {
     header_list headers = json_headers();
     headers.emplace_back("Retry-After", "5");
-    co_await out.respond(503, std::move(headers),
-                         error_body(id, protocol::error_code::internal_error,
-                                    fmt::format("Too many sessions: this server holds at most {} "
-                                                "(--max-sessions); end an unused session with "
-                                                "DELETE or retry later",
-                                                limit)));
+    bool const own = why == session_registry::refusal::principal_full;
+    unsigned const status = own ? 429 : 503;
+    auto message =
+        own ? fmt::format("Too many sessions for this client: at most {} at once "
+                          "(--max-sessions-per-principal), and none is idle; end one with DELETE "
+                          "or retry when a call finishes",
+                          sessions.max_sessions_per_principal())
+            : fmt::format("Too many sessions: this server holds at most {} (--max-sessions); end "
+                          "an unused session with DELETE or retry later",
+                          sessions.max_sessions());
+    co_await out.respond(status, std::move(headers),
+                         error_body(id, protocol::error_code::internal_error, std::move(message)));
 }
 
 } // namespace
@@ -93,11 +104,22 @@ asio::awaitable<void> mcp_http_endpoint::handle(http_request request, http_respo
                                                     options_.path)));
         co_return;
     }
+    // RFC 9112 §3.2: a request with more than one Host is invalid; which one would we check?
+    auto const hosts = std::count_if(request.headers.begin(), request.headers.end(),
+                                     [](auto const& h) { return h.first == "host"; });
+    if (hosts > 1) {
+        out.close_after_response();
+        co_await out.respond(400, json_headers(),
+                             error_body(nullptr, protocol::error_code::invalid_request,
+                                        "Bad Request: more than one Host header"));
+        co_return;
+    }
     // H26/H27: refuse browsers from other origins, and rebinding through a foreign Host.
     auto const* host = request.header("host");
     if (!origins_.allows_origin(request.header("origin")) ||
         (options_.loopback_bind && host && !transport::origin_policy::is_loopback_host(*host))) {
         spdlog::warn("http: refused origin/host from {}", request.peer);
+        out.close_after_response();
         co_await out.respond(403, json_headers(),
                              error_body(nullptr, protocol::error_code::invalid_request,
                                         "Forbidden: Origin or Host not allowed"));
@@ -113,11 +135,14 @@ asio::awaitable<void> mcp_http_endpoint::handle(http_request request, http_respo
                             ? spdlog::level::debug
                             : spdlog::level::warn,
                         "http: {} from {}: {}", answer.status, request.peer, decision.reason);
+            // A refused client keeps no connection slot (security review 6).
+            out.close_after_response();
             co_await out.respond(answer.status, std::move(answer.headers), std::move(answer.body));
             co_return;
         }
         principal = std::move(decision.principal);
     }
+    out.mark_authenticated();
     if (request.method == "POST") {
         co_await post(request, out, std::move(principal));
     } else if (request.method == "DELETE") {
@@ -194,13 +219,14 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
             co_await out.respond(status, json_headers(), std::move(body));
             co_return;
         }
-        auto answer = co_await router_.run_batch(conv, std::move(doc.get_array()),
-                                                 discard_sink());
-        if (!answer) {
-            co_await out.respond(202, {}, {});
+        auto outcome = co_await router_.run_batch(conv, std::move(doc.get_array()),
+                                                  discard_sink());
+        if (outcome.refused) {
+            co_await out.respond(400, json_headers(), std::move(*outcome.refused));
+        } else if (outcome.answer) {
+            co_await out.respond_pieces(200, json_headers(), outcome.answer->pieces());
         } else {
-            unsigned const status = answer->starts_with(R"({"jsonrpc")") ? 400 : 200;
-            co_await out.respond(status, json_headers(), std::move(*answer));
+            co_await out.respond(202, {}, {});
         }
         co_return;
     }
@@ -237,7 +263,7 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
             co_await out.respond(reply.http_status, json_headers(), std::move(reply.text));
             co_return;
         }
-        co_await answer_request(router_, std::move(msg), nullptr, out,
+        co_await answer_request(router_, std::move(msg), nullptr, std::move(principal), out,
                                 {accepts.sse, accepts.gzip ? &gzip_ : nullptr}, {});
         co_return;
     }
@@ -281,8 +307,8 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
             co_await out.respond(400, json_headers(), std::move(body));
             co_return;
         }
-        if (!sessions_.has_room()) {
-            co_await refuse_session(msg.id(), out, sessions_.max_sessions());
+        if (auto full = sessions_.room_for(principal); full != session_registry::refusal::none) {
+            co_await refuse_session(msg.id(), out, sessions_, full);
             co_return;
         }
         json::value const init_id = msg.id();
@@ -295,12 +321,12 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
                 std::lock_guard lock(conv->mutex);
                 version = conv->session.version;
             }
-            auto id = sessions_.try_open(conv, version, principal);
-            if (!id) {
-                co_await refuse_session(init_id, out, sessions_.max_sessions());
+            auto opened = sessions_.try_open(conv, version, principal, router_);
+            if (auto const* full = std::get_if<session_registry::refusal>(&opened)) {
+                co_await refuse_session(init_id, out, sessions_, *full);
                 co_return; // lost a race for the last place
             }
-            headers.emplace_back("Mcp-Session-Id", std::move(*id));
+            headers.emplace_back("Mcp-Session-Id", std::move(std::get<std::string>(opened)));
         }
         unsigned const status = reply ? reply->http_status : 500;
         std::string body;
@@ -328,7 +354,7 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
     } else {
         conv = sessions_.make_conversation(); // L9: ping needs no session
     }
-    co_await answer_request(router_, std::move(msg), conv, out,
+    co_await answer_request(router_, std::move(msg), conv, std::move(principal), out,
                             {accepts.sse, accepts.gzip ? &gzip_ : nullptr}, {});
 }
 

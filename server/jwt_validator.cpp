@@ -2,6 +2,8 @@
 // and the RFC 9068 claim checks. libjwt 1.10 has no JWKS parser (DECISIONS), so this is ours.
 #include "server/jwt_validator.hpp"
 
+#include "transport/http_text.hpp"
+
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
@@ -203,10 +205,13 @@ std::optional<std::int64_t> numeric_date(json::object const& o, std::string_view
     if (!v) {
         return std::nullopt;
     }
-    if (v->is_int64()) {
+    // Bounded so that adding or subtracting the leeway cannot overflow (security review 11):
+    // 1e15 seconds is some 30 million years either way.
+    constexpr std::int64_t bound = 1'000'000'000'000'000;
+    if (v->is_int64() && v->get_int64() > -bound && v->get_int64() < bound) {
         return v->get_int64();
     }
-    if (v->is_uint64() && v->get_uint64() < (1ull << 62)) {
+    if (v->is_uint64() && v->get_uint64() < static_cast<std::uint64_t>(bound)) {
         return static_cast<std::int64_t>(v->get_uint64());
     }
     if (v->is_double() && v->get_double() > -1e15 && v->get_double() < 1e15) {
@@ -459,6 +464,14 @@ std::optional<jwt_claims> jwt_validator::validate(
     if (header->contains("crit")) {
         return fail("unsupported crit header");
     }
+    // RFC 9068 §4: an access token says so in `typ`; an ID token (typ "JWT") or another kind
+    // of JWT signed by the same issuer must not pass for one. A token without `typ` is taken.
+    if (auto const* typ = header->if_contains("typ")) {
+        auto const kind = typ->is_string() ? transport::to_lower_ascii(typ->get_string()) : std::string();
+        if (kind != "at+jwt" && kind != "application/at+jwt") {
+            return fail("typ is not at+jwt");
+        }
+    }
     auto const kid = get_string(*header, "kid");
     auto const signing_input = token.substr(0, dot2);
     bool verified = false;
@@ -502,9 +515,13 @@ std::optional<jwt_claims> jwt_validator::validate(
     if (nbf && *nbf - policy_.leeway.count() > seconds) {
         return fail("not yet valid");
     }
+    // RFC 9068 §2.2: `sub` is required; sessions are bound to it.
+    auto subject = get_string(*claims, "sub");
+    if (!subject || subject->empty()) {
+        return fail("no sub");
+    }
     jwt_claims out;
-    out.subject
-        = get_string(*claims, "sub").value_or(get_string(*claims, "client_id").value_or(""));
+    out.subject = std::move(*subject);
     out.scopes = read_scopes(*claims);
     return out;
 }

@@ -3,6 +3,7 @@
 #include "server/router.hpp"
 
 #include "protocol/names.hpp"
+#include "protocol/text.hpp"
 #include "protocol/versions.hpp"
 #include "server/call_context.hpp"
 #include "server/log_redaction.hpp"
@@ -38,6 +39,12 @@ conversation::conversation(asio::any_io_executor executor) : strand(asio::make_s
 
 namespace {
 
+/// A request id as logs show it: client-chosen, so cut short (security review 13).
+std::string log_id(json::value const& id)
+{
+    return protocol::clipped(json::serialize(id), 64);
+}
+
 std::string error_text(json::value const& id, int code, std::string message)
 {
     return protocol::serialize_error(id, rpc_error{code, std::move(message), std::nullopt});
@@ -54,7 +61,7 @@ register_call(conversation& conv, asio::any_io_executor runs_on, std::string con
         return error_text(id, protocol::error_code::invalid_request,
                           fmt::format("Invalid Request: id {} is already in use by a call in "
                                       "flight",
-                                      key));
+                                      protocol::clipped(key, 64)));
     }
     if (conv.inflight.size() >= limit) {
         return error_text(id, protocol::error_code::internal_error,
@@ -94,6 +101,19 @@ void cancel_by_id(conversation& conv, json::value const& id)
     cancel_entry(entry);
 }
 
+/// Holds one of a principal's in-flight places (router::admit_principal) until destroyed.
+class principal_admission {
+public:
+    principal_admission(router& r, std::string principal) : router_(r), principal_(std::move(principal)) {}
+    principal_admission(principal_admission const&) = delete;
+    principal_admission& operator=(principal_admission const&) = delete;
+    ~principal_admission() { router_.release_principal(principal_); }
+
+private:
+    router& router_;
+    std::string principal_;
+};
+
 /// Holds one unit of the router's total in-flight budget for a stateless call.
 class admission {
 public:
@@ -130,6 +150,35 @@ std::optional<std::string> router::admit(json::value const& id)
 
 void router::release() { --*inflight_total_; }
 
+std::optional<std::string> router::admit_principal(json::value const& id,
+                                                   std::string const& principal)
+{
+    if (principal.empty()) {
+        return std::nullopt;
+    }
+    std::lock_guard lock(principals_mutex_);
+    auto& count = principal_calls_[principal];
+    if (count >= limits_.max_inflight_per_principal) {
+        return error_text(id, protocol::error_code::internal_error,
+                          fmt::format("Too many calls in flight for this client ({} at once, "
+                                      "--max-inflight-per-principal); retry when one finishes",
+                                      limits_.max_inflight_per_principal));
+    }
+    ++count;
+    return std::nullopt;
+}
+
+void router::release_principal(std::string const& principal)
+{
+    if (principal.empty()) {
+        return;
+    }
+    std::lock_guard lock(principals_mutex_);
+    if (auto it = principal_calls_.find(principal); it != principal_calls_.end() && --it->second == 0) {
+        principal_calls_.erase(it);
+    }
+}
+
 router::router(toolkits::tool_provider& provider, protocol::dispatcher const& dispatcher,
                router_limits limits)
     : provider_(provider), dispatcher_(dispatcher), limits_(limits)
@@ -142,8 +191,9 @@ router::run_call(protocol::tool_call call, std::shared_ptr<transport::message_si
     routed_call_context context(std::move(sink), call.progress_token, call.level, call.version);
     if (spdlog::should_log(spdlog::level::debug)) {
         // Secret-named arguments are masked at every level (issue 6 item 6).
-        spdlog::debug("tools/call id={} tool={} arguments={}", json::serialize(call.id),
-                      call.tool->dotted_name, redacted_arguments_text(call.arguments));
+        spdlog::debug("tools/call id={} tool={} arguments={}", log_id(call.id),
+                      call.tool->dotted_name,
+                      protocol::clipped(redacted_arguments_text(call.arguments), 2048));
     }
     auto const started = std::chrono::steady_clock::now();
     protocol::call_result result;
@@ -153,12 +203,12 @@ router::run_call(protocol::tool_call call, std::shared_ptr<transport::message_si
     } catch (boost::system::system_error const& e) {
         failed = true;
         if (e.code() != asio::error::operation_aborted) {
-            spdlog::error("tools/call id={} tool={} failed: {}", json::serialize(call.id),
+            spdlog::error("tools/call id={} tool={} failed: {}", log_id(call.id),
                           call.tool->dotted_name, e.what());
         }
     } catch (std::exception const& e) {
         failed = true;
-        spdlog::error("tools/call id={} tool={} failed: {}", json::serialize(call.id),
+        spdlog::error("tools/call id={} tool={} failed: {}", log_id(call.id),
                       call.tool->dotted_name, e.what());
     }
     context.finish();
@@ -169,7 +219,7 @@ router::run_call(protocol::tool_call call, std::shared_ptr<transport::message_si
         co_return error_text(call.id, protocol::error_code::internal_error,
                              fmt::format("Internal error while running {}", call.tool->name));
     }
-    spdlog::info("tools/call id={} tool={} error={} ms={}", json::serialize(call.id),
+    spdlog::info("tools/call id={} tool={} error={} ms={}", log_id(call.id),
                  call.tool->dotted_name, result.is_error, ms);
     co_return dispatcher_.call_reply(call, result);
 }
@@ -271,12 +321,16 @@ router::decision router::decide(protocol::message const& msg, conversation* conv
 
 asio::awaitable<std::optional<protocol::reply>>
 router::run_decided(protocol::tool_call call, std::shared_ptr<conversation> conv,
-                    std::shared_ptr<transport::message_sink> stream)
+                    std::shared_ptr<transport::message_sink> stream, std::string principal)
 {
     if (auto busy = admit(call.id)) {
         co_return protocol::reply{std::move(*busy), 200, false};
     }
     admission held(inflight_total_);
+    if (auto busy = admit_principal(call.id, principal)) {
+        co_return protocol::reply{std::move(*busy), 200, false};
+    }
+    principal_admission held_for_principal(*this, principal);
     if (!conv || call.modern) {
         // Stateless: the caller's cancellation (the client closing the stream) reaches the
         // call through this coroutine's own slot.
@@ -293,10 +347,22 @@ router::run_decided(protocol::tool_call call, std::shared_ptr<conversation> conv
         co_return protocol::reply{std::move(*error), 200, false};
     }
     auto entry = std::get<std::shared_ptr<inflight_call>>(registered);
+    // The call listens to its entry's signal (notifications/cancelled, session end). The HTTP
+    // request's own cancellation (its client hanging up) must reach it too, as it does for a
+    // stateless call (security review 10): this coroutine's slot is free while it awaits the
+    // call, so a handler there forwards it.
+    auto const cs = co_await asio::this_coro::cancellation_state;
+    auto forward = cs.slot();
+    if (forward.is_connected()) {
+        forward.assign([entry](asio::cancellation_type) { cancel_entry(entry); });
+    }
     auto [error, text] = co_await asio::co_spawn(
         here, run_call(std::move(call), stream),
         asio::bind_cancellation_slot(entry->signal.slot(),
                                      asio::as_tuple(asio::use_awaitable)));
+    if (forward.is_connected()) {
+        forward.clear();
+    }
     unregister_call(*conv, key);
     if (entry->cancelled || error || !text) {
         co_return std::nullopt;

@@ -33,12 +33,24 @@ struct conversation {
     std::mutex mutex;
     protocol::legacy_session session;
     std::unordered_map<std::string, std::shared_ptr<inflight_call>> inflight; ///< by id text
+
+    bool has_calls_in_flight()
+    {
+        std::lock_guard lock(mutex);
+        return !inflight.empty();
+    }
 };
 
 struct router_limits {
     std::size_t max_depth = 64;
     std::size_t max_inflight_per_conversation = 64; ///< --max-inflight-per-session
     std::size_t max_inflight_total = 256;           ///< --max-inflight: every session together
+    /// --max-inflight-per-principal: one authenticated client's calls, all its sessions and
+    /// stateless requests together (security review 7). Not applied to the anonymous
+    /// principal (no client authentication).
+    std::size_t max_inflight_per_principal = 128;
+    std::size_t max_batch_messages = 64;                   ///< elements of one JSON-RPC batch
+    std::size_t max_batch_answer_bytes = 16 * 1024 * 1024; ///< one batch's answer array
 };
 
 class router {
@@ -67,11 +79,18 @@ public:
     decision decide(protocol::message const& msg, conversation* conv);
     boost::asio::awaitable<std::optional<protocol::reply>>
     run_decided(protocol::tool_call call, std::shared_ptr<conversation> conv,
-                std::shared_ptr<transport::message_sink> stream);
+                std::shared_ptr<transport::message_sink> stream, std::string principal = {});
 
-    /// A JSON-RPC batch (2025-03-26 sessions only): the array answer, a single -32600 when
-    /// the batch is not allowed, or nothing when it held only notifications.
-    boost::asio::awaitable<std::optional<std::string>>
+    /// What a JSON-RPC batch gets: `refused` (a single -32600 error, the batch was not
+    /// served), or `answer` (the array), or neither (only notifications: nothing to send).
+    struct batch_outcome {
+        std::optional<std::string> refused;
+        std::optional<protocol::batch_reply> answer;
+    };
+    /// A JSON-RPC batch (2025-03-26 sessions only), at most `max_batch_messages` elements;
+    /// an element whose answer would take the array past `max_batch_answer_bytes` is answered
+    /// with an error instead (security review 2).
+    boost::asio::awaitable<batch_outcome>
     run_batch(std::shared_ptr<conversation> conv, boost::json::array batch,
               std::shared_ptr<transport::message_sink> sink);
 
@@ -85,6 +104,13 @@ public:
     bool is_refusing_calls() const { return refusing_; }
 
     protocol::dispatcher const& dispatcher() const { return dispatcher_; }
+
+    /// Counts a call against `principal`'s own limit (--max-inflight-per-principal); an error
+    /// text when it is reached. The anonymous principal ("") is never limited here.
+    std::optional<std::string> admit_principal(boost::json::value const& id,
+                                               std::string const& principal);
+    /// Gives back a place taken by admit_principal.
+    void release_principal(std::string const& principal);
     std::size_t max_depth() const { return limits_.max_depth; }
 
 private:
@@ -106,6 +132,8 @@ private:
     std::shared_ptr<std::atomic<std::size_t>> inflight_total_ =
         std::make_shared<std::atomic<std::size_t>>(0);
     std::atomic<bool> refusing_{false};
+    std::mutex principals_mutex_;
+    std::unordered_map<std::string, std::size_t> principal_calls_; ///< calls in flight by principal
 };
 
 } // namespace toolgate::server

@@ -8,6 +8,7 @@
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/json/array.hpp>
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 namespace toolgate::server {
@@ -54,36 +55,53 @@ std::string batch_refusal(conversation& conv, json::array const& batch)
 
 } // namespace
 
-asio::awaitable<std::optional<std::string>>
+asio::awaitable<router::batch_outcome>
 router::run_batch(std::shared_ptr<conversation> conv, json::array batch,
                   std::shared_ptr<transport::message_sink> sink)
 {
     if (auto why = batch_refusal(*conv, batch); !why.empty()) {
-        co_return invalid_batch(std::move(why));
+        co_return batch_outcome{invalid_batch(std::move(why)), std::nullopt};
     }
-    std::string out;
+    if (batch.size() > limits_.max_batch_messages) {
+        co_return batch_outcome{
+            invalid_batch(fmt::format("Invalid Request: a batch holds at most {} messages (this "
+                                      "one {}); send fewer at a time",
+                                      limits_.max_batch_messages, batch.size())),
+            std::nullopt};
+    }
+    protocol::batch_reply out;
+    std::size_t bytes = 2;
     for (auto& element : batch) {
         auto classified = protocol::classify(std::move(element));
-        std::optional<std::string> answer;
+        std::optional<protocol::reply> answer;
+        json::value id;
         if (auto* bad = std::get_if<protocol::invalid_message>(&classified)) {
-            answer = protocol::serialize_error(bad->id, bad->error);
+            answer = protocol::reply(protocol::serialize_error(bad->id, bad->error));
         } else {
-            auto reply = co_await handle(std::move(std::get<protocol::message>(classified)),
-                                           conv, sink);
-            if (reply) {
-                answer = reply->take();
-            }
+            auto& msg = std::get<protocol::message>(classified);
+            id = msg.id();
+            answer = co_await handle(std::move(msg), conv, sink);
         }
-        if (answer) {
-            out += out.empty() ? "[" : ",";
-            out += *answer;
+        if (!answer) {
+            continue;
         }
+        auto const size = answer->text.size() + answer->shared.size() + answer->tail.size() + 1;
+        if (bytes + size > limits_.max_batch_answer_bytes) {
+            // Answered, but too large to carry: the client gets an error it can act on.
+            answer = protocol::reply(protocol::serialize_error(
+                id, {protocol::error_code::internal_error,
+                     fmt::format("The batch's answer would exceed {} bytes: send this request "
+                                 "on its own",
+                                 limits_.max_batch_answer_bytes),
+                     std::nullopt}));
+        }
+        bytes += answer->text.size() + answer->shared.size() + answer->tail.size() + 1;
+        out.replies.push_back(std::move(*answer));
     }
-    if (out.empty()) {
-        co_return std::nullopt; // only notifications: nothing to answer
+    if (out.replies.empty()) {
+        co_return batch_outcome{}; // only notifications: nothing to answer
     }
-    out += ']';
-    co_return out;
+    co_return batch_outcome{std::nullopt, std::move(out)};
 }
 
 void router::handle_batch(std::shared_ptr<conversation> conv, json::array batch,
@@ -91,11 +109,13 @@ void router::handle_batch(std::shared_ptr<conversation> conv, json::array batch,
 {
     auto strand = conv->strand;
     asio::co_spawn(strand, run_batch(std::move(conv), std::move(batch), sink),
-                   [sink](std::exception_ptr error, std::optional<std::string> answer) {
+                   [sink](std::exception_ptr error, batch_outcome outcome) {
                        if (error) {
                            spdlog::error("batch failed");
-                       } else if (answer) {
-                           sink->send(std::move(*answer));
+                       } else if (outcome.refused) {
+                           sink->send(std::move(*outcome.refused));
+                       } else if (outcome.answer) {
+                           sink->send(outcome.answer->flatten());
                        }
                    });
 }

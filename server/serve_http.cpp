@@ -139,7 +139,9 @@ int serve_http(config const& cfg, asio::io_context& ioc, toolkits::tool_provider
     protocol::tool_pages pages(tools.tools(), naming, cfg.page_size, identity);
     protocol::tool_index index(tools.tools());
     protocol::dispatcher dispatcher(identity, pages, index);
-    router r(tools, dispatcher, {cfg.max_depth, cfg.max_inflight_per_session, cfg.max_inflight});
+    router r(tools, dispatcher,
+             {cfg.max_depth, cfg.max_inflight_per_session, cfg.max_inflight,
+              cfg.max_inflight_per_principal});
 
     transport::session_signer signer(cfg.session_key);
     if (signer.has_random_key()) {
@@ -149,6 +151,7 @@ int serve_http(config const& cfg, asio::io_context& ioc, toolkits::tool_provider
     session_registry sessions(ioc.get_executor(), std::move(signer), cfg.session_idle_timeout,
                               cfg.session_max_age);
     sessions.set_max_sessions(cfg.max_sessions);
+    sessions.set_max_sessions_per_principal(cfg.max_sessions_per_principal);
     transport::origin_policy origins(cfg.allowed_origins);
     mcp_http_endpoint endpoint(r, sessions, origins,
                                {cfg.path, is_loopback_address(cfg.host), auth.get()});
@@ -159,6 +162,7 @@ int serve_http(config const& cfg, asio::io_context& ioc, toolkits::tool_provider
     limits.idle_timeout = cfg.idle_timeout;
     limits.max_header_bytes = cfg.max_header_bytes;
     limits.max_connections = cfg.max_connections;
+    limits.max_connections_per_address = cfg.max_connections_per_address;
     transport::http_listener listener(ioc, cfg.host, cfg.port, endpoint, limits);
     listener.start();
     if (auth && auth->resource().empty()) {

@@ -3,6 +3,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 namespace toolgate::server {
 
 session_registry::session_registry(boost::asio::any_io_executor executor,
@@ -18,32 +20,94 @@ std::shared_ptr<conversation> session_registry::make_conversation() const
     return std::make_shared<conversation>(executor_);
 }
 
+bool session_registry::is_expired(entry const& e, clock::time_point now) const
+{
+    // The maximum age holds on the issuing replica too (security review 12): a busy session
+    // does not live forever.
+    return now - e.last_used > idle_timeout_ ||
+           std::chrono::system_clock::now() - e.issued > max_age_;
+}
+
+void session_registry::remember_ended(std::string const& id,
+                                      std::chrono::system_clock::time_point issued)
+{
+    ended_[id] = issued + max_age_;
+}
+
 std::string session_registry::open(std::shared_ptr<conversation> conv, std::string const& version,
                                    std::string const& principal)
 {
-    auto id = signer_.issue(version, std::chrono::system_clock::now(), principal);
+    auto const issued = std::chrono::system_clock::now();
+    auto id = signer_.issue(version, issued, principal);
     std::lock_guard lock(mutex_);
-    sessions_[id] = {std::move(conv), clock::now(), principal};
+    sessions_[id] = {std::move(conv), clock::now(), principal, issued};
     return id;
 }
 
-std::optional<std::string> session_registry::try_open(std::shared_ptr<conversation> conv,
-                                                       std::string const& version,
-                                                       std::string const& principal)
+std::size_t session_registry::count_of(std::string const& principal) const
 {
-    auto id = signer_.issue(version, std::chrono::system_clock::now(), principal);
-    std::lock_guard lock(mutex_);
-    if (sessions_.size() >= max_sessions_) {
-        return std::nullopt;
+    return static_cast<std::size_t>(std::count_if(
+        sessions_.begin(), sessions_.end(), [&](auto const& e) { return e.second.principal == principal; }));
+}
+
+std::unordered_map<std::string, session_registry::entry>::iterator
+session_registry::idle_lru_of(std::string const& principal)
+{
+    auto best = sessions_.end();
+    for (auto it = sessions_.begin(); it != sessions_.end(); ++it) {
+        if (it->second.principal != principal || it->second.conv->has_calls_in_flight()) {
+            continue;
+        }
+        if (best == sessions_.end() || it->second.last_used < best->second.last_used) {
+            best = it;
+        }
     }
-    sessions_[id] = {std::move(conv), clock::now(), principal};
+    return best;
+}
+
+std::variant<std::string, session_registry::refusal>
+session_registry::try_open(std::shared_ptr<conversation> conv, std::string const& version,
+                           std::string const& principal, router& r)
+{
+    auto const issued = std::chrono::system_clock::now();
+    auto id = signer_.issue(version, issued, principal);
+    std::shared_ptr<conversation> reclaimed;
+    {
+        std::lock_guard lock(mutex_);
+        if (!principal.empty() && count_of(principal) >= max_per_principal_) {
+            auto lru = idle_lru_of(principal);
+            if (lru == sessions_.end()) {
+                return refusal::principal_full;
+            }
+            reclaimed = lru->second.conv;
+            remember_ended(lru->first, lru->second.issued);
+            sessions_.erase(lru);
+        }
+        if (sessions_.size() >= max_sessions_) {
+            return refusal::server_full;
+        }
+        sessions_[id] = {std::move(conv), clock::now(), principal, issued};
+    }
+    if (reclaimed) {
+        spdlog::info("session limit of a client reached (--max-sessions-per-principal): its "
+                     "least recently used idle session was ended");
+        r.cancel_all(*reclaimed);
+    }
     return id;
 }
 
-bool session_registry::has_room() const
+session_registry::refusal session_registry::room_for(std::string const& principal) const
 {
     std::lock_guard lock(mutex_);
-    return sessions_.size() < max_sessions_;
+    if (!principal.empty() && count_of(principal) >= max_per_principal_) {
+        bool const any_idle = std::any_of(sessions_.begin(), sessions_.end(), [&](auto const& e) {
+            return e.second.principal == principal && !e.second.conv->has_calls_in_flight();
+        });
+        if (!any_idle) {
+            return refusal::principal_full;
+        }
+    }
+    return sessions_.size() < max_sessions_ ? refusal::none : refusal::server_full;
 }
 
 void session_registry::cancel_all(router& r)
@@ -68,7 +132,7 @@ std::shared_ptr<conversation> session_registry::find(std::string const& id,
         if (it->second.principal != principal) {
             return nullptr; // H16: never another client's session
         }
-        if (clock::now() - it->second.last_used > idle_timeout_) {
+        if (is_expired(it->second, clock::now())) {
             return nullptr; // expired; the sweep removes it
         }
         it->second.last_used = clock::now();
@@ -86,7 +150,7 @@ std::shared_ptr<conversation> session_registry::find(std::string const& id,
     auto conv = std::make_shared<conversation>(executor_);
     conv->session.initialized = true;
     conv->session.version = claims->version;
-    sessions_[id] = {conv, clock::now(), principal};
+    sessions_[id] = {conv, clock::now(), principal, claims->issued};
     return conv;
 }
 
@@ -100,15 +164,16 @@ bool session_registry::end(std::string const& id, router& r, std::string const& 
             return false; // H16: another client cannot end it either
         }
         if (it == sessions_.end()) {
-            if (ended_.contains(id) || !signer_.verify(id, principal)) {
+            auto claims = ended_.contains(id) ? std::nullopt : signer_.verify(id, principal);
+            if (!claims) {
                 return false;
             }
-            ended_.insert(id); // another replica's session: end it here too
+            remember_ended(id, claims->issued); // another replica's session: end it here too
             return true;
         }
         conv = it->second.conv;
+        remember_ended(id, it->second.issued);
         sessions_.erase(it);
-        ended_.insert(id);
     }
     r.cancel_all(*conv);
     return true;
@@ -121,14 +186,19 @@ void session_registry::expire_idle(router& r)
         std::lock_guard lock(mutex_);
         auto const now = clock::now();
         for (auto it = sessions_.begin(); it != sessions_.end();) {
-            if (now - it->second.last_used > idle_timeout_) {
+            if (is_expired(it->second, now)) {
                 expired.push_back(it->second.conv);
-                ended_.insert(it->first);
+                remember_ended(it->first, it->second.issued);
                 it = sessions_.erase(it);
             } else {
                 ++it;
             }
         }
+        // An id past its maximum age is refused by its signature's time alone: no need to
+        // remember it any longer.
+        std::erase_if(ended_, [wall = std::chrono::system_clock::now()](auto const& e) {
+            return e.second < wall;
+        });
     }
     for (auto& conv : expired) {
         r.cancel_all(*conv);
@@ -136,6 +206,12 @@ void session_registry::expire_idle(router& r)
     if (!expired.empty()) {
         spdlog::info("expired {} idle session(s)", expired.size());
     }
+}
+
+std::size_t session_registry::ended_count() const
+{
+    std::lock_guard lock(mutex_);
+    return ended_.size();
 }
 
 std::size_t session_registry::size() const

@@ -3,6 +3,7 @@
 // a new platform is data, not code.
 #include "toolkits/auth.hpp"
 
+#include "toolkits/base_url.hpp"
 #include "toolkits/request_body.hpp"
 #include "transport/http_text.hpp"
 
@@ -89,7 +90,8 @@ bool is_host_label(std::string_view text)
 /// Fills a `{SECRET}` URL placeholder. The host it names is a secret too: the error names
 /// the toolkit and the variable only (DECISIONS).
 tool_result<void> fill_url_secret(toolkit_spec const& toolkit, secret_transmission const& rule,
-                                  std::string value, prepared_request& prepared)
+                                  std::string value, prepared_request& prepared,
+                                  bool allow_insecure_http)
 {
     auto const unusable = [&](std::string_view expected) {
         return refuse(std::string(toolkit.name) + ": the secret " + std::string(rule.secret) +
@@ -113,6 +115,12 @@ tool_result<void> fill_url_secret(toolkit_spec const& toolkit, secret_transmissi
         if (!usable) {
             return unusable("an http(s) URL: scheme://host[:port], no query");
         }
+        if (!allow_insecure_http && is_insecure_remote_url(value)) {
+            return refuse(std::string(toolkit.name) + ": the secret " + std::string(rule.secret) +
+                          " is an http:// URL of a host that is not loopback, so the "
+                          "credentials would travel unencrypted; use https://, or start "
+                          "toolgate with --allow-insecure-upstream; nothing was sent");
+        }
         prepared.redactions.push_back(value);
         prepared.redactions.push_back(std::string(parsed->encoded_authority()));
         prepared.redactions.push_back(std::string(parsed->encoded_host()));
@@ -131,12 +139,14 @@ void add_credential(secret_transmission const& rule, std::string const& value,
 {
     auto& request = prepared.request;
     prepared.redactions.push_back(value);
+    prepared.credential_values.push_back(value);
     prepared.credential_variables.emplace_back(rule.secret);
     if (rule.in == "query") {
         auto encoded = urls::encode(value, urls::unreserved_chars);
         request.url += request.url.find('?') == std::string::npos ? '?' : '&';
         request.url += std::string(rule.name) + "=" + encoded;
         request.secret_query.emplace_back(rule.name);
+        prepared.credential_values.push_back(encoded);
         prepared.redactions.push_back(std::move(encoded));
         return;
     }
@@ -145,6 +155,7 @@ void add_credential(secret_transmission const& rule, std::string const& value,
         // Username = the key, empty password (the platform ignores the password).
         auto encoded = to_base64(value + ":");
         header_value = "Basic " + encoded;
+        prepared.credential_values.push_back(encoded);
         prepared.redactions.push_back(std::move(encoded));
     } else {
         header_value = apply_format(rule.format, value);
@@ -156,7 +167,8 @@ void add_credential(secret_transmission const& rule, std::string const& value,
 } // namespace
 
 tool_result<void> authenticate(toolkit_spec const& toolkit, tool_spec const& tool,
-                               credential_source const& credentials, prepared_request& prepared)
+                               credential_source const& credentials, prepared_request& prepared,
+                               bool allow_insecure_http)
 {
     // Look everything up first, so that one error names every missing variable.
     std::vector<std::pair<secret_transmission const*, std::string>> found;
@@ -188,7 +200,8 @@ tool_result<void> authenticate(toolkit_spec const& toolkit, tool_spec const& too
     // URL secrets first: they are the ones that can still be refused (malformed values).
     for (auto& [rule, value] : found) {
         if (rule->in == "url") {
-            if (auto filled = fill_url_secret(toolkit, *rule, std::move(value), prepared);
+            if (auto filled =
+                    fill_url_secret(toolkit, *rule, std::move(value), prepared, allow_insecure_http);
                 !filled) {
                 return filled.error();
             }

@@ -19,7 +19,11 @@ namespace toolgate::toolkits {
 /// names, the variables used and the values to redact.
 /// When a needed secret is missing or unusable, returns a tool error naming the toolkit and
 /// the variable (never its value or the host it holds) and leaves nothing to send.
+/// `allow_insecure_http`: accept an `http://` URL in a `base` secret (VECTORDB_SERVER_URL)
+/// whose host is not loopback (--allow-insecure-upstream); refused otherwise, because the
+/// credentials would cross the network in clear.
 tool_result<void> authenticate(toolkit_spec const& toolkit, tool_spec const& tool,
-                               credential_source const& credentials, prepared_request& prepared);
+                               credential_source const& credentials, prepared_request& prepared,
+                               bool allow_insecure_http = false);
 
 } // namespace toolgate::toolkits

@@ -98,6 +98,45 @@ parse_base_url_override(std::string_view text, std::span<const std::string_view>
     return make_base_url_override(toolkit, text.substr(eq + 1));
 }
 
+std::string origin_key(std::string_view url)
+{
+    auto parsed = urls::parse_absolute_uri(url);
+    if (!parsed) {
+        return {};
+    }
+    auto const scheme = parsed->scheme_id();
+    if (scheme != urls::scheme::https && scheme != urls::scheme::http) {
+        return {};
+    }
+    bool const tls = scheme == urls::scheme::https;
+    std::string host = parsed->host_type() == urls::host_type::name
+                           ? std::string(parsed->host_name())
+                           : std::string(parsed->host_address());
+    for (auto& c : host) {
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    std::string port(parsed->port());
+    if (port.empty()) {
+        port = tls ? "443" : "80";
+    }
+    std::string out = tls ? "https://" : "http://";
+    out.append(host).append(":").append(port);
+    return out;
+}
+
+bool is_insecure_remote_url(std::string_view url)
+{
+    auto parsed = urls::parse_absolute_uri(url);
+    if (!parsed || parsed->scheme_id() != urls::scheme::http) {
+        return false;
+    }
+    std::string host(parsed->encoded_host());
+    for (auto& c : host) {
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    return !(host == "localhost" || host.starts_with("127.") || host == "[::1]");
+}
+
 std::string base_url_variable(std::string_view toolkit)
 {
     std::string name = "TOOLGATE_BASE_URL_";

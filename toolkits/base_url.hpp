@@ -49,6 +49,15 @@ parse_base_url_override(std::string_view text,
 boost::system::result<base_url_override, config_error>
 make_base_url_override(std::string_view toolkit, std::string_view url);
 
+/// "scheme://host:port" of an absolute http(s) URL, host in lower case and the port explicit:
+/// the way the outbound client names an origin (transport::url_target::pool_key). "" when
+/// the URL cannot be parsed.
+std::string origin_key(std::string_view url);
+
+/// Whether `url` is plain http:// to a host other than loopback (localhost, 127.x, [::1]):
+/// credentials would cross a network in clear.
+bool is_insecure_remote_url(std::string_view url);
+
 /// The environment variable that overrides `toolkit`'s base: `TOOLGATE_BASE_URL_STOREAPI`.
 std::string base_url_variable(std::string_view toolkit);
 

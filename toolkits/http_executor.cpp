@@ -9,11 +9,31 @@
 
 namespace toolgate::toolkits {
 
+namespace {
+
+/// A share of the answer budget, given back when the last owner (the result) lets go.
+class budget_share {
+public:
+    budget_share(std::shared_ptr<std::atomic<std::size_t>> held, std::size_t bytes)
+        : held_(std::move(held)), bytes_(bytes)
+    {
+    }
+    budget_share(budget_share const&) = delete;
+    budget_share& operator=(budget_share const&) = delete;
+    ~budget_share() { *held_ -= bytes_; }
+
+private:
+    std::shared_ptr<std::atomic<std::size_t>> held_;
+    std::size_t bytes_;
+};
+
+} // namespace
+
 http_executor::http_executor(transport::outbound_client& client,
                              credential_source const& credentials, base_url_overrides overrides,
-                             shaping_options options)
+                             shaping_options options, execution_options execution)
     : client_(client), credentials_(credentials), overrides_(std::move(overrides)),
-      options_(options)
+      options_(options), execution_(execution)
 {
 }
 
@@ -25,8 +45,22 @@ tool_result<prepared_request> http_executor::prepare(toolkit_spec const& toolkit
     if (!prepared) {
         return prepared.error();
     }
-    if (auto authenticated = authenticate(toolkit, tool, credentials_, *prepared); !authenticated) {
+    if (auto authenticated = authenticate(toolkit, tool, credentials_, *prepared,
+                                          execution_.allow_insecure_upstream);
+        !authenticated) {
         return authenticated.error();
+    }
+    // Where a GET may be redirected (DECISIONS: redirects): the toolkit's own hosts (the
+    // catalogue lists the storage platform's upload and download hosts among them), and the
+    // operator's override, which is trusted as the request itself is.
+    auto& request = prepared->request;
+    for (auto base : toolkit.base_urls) {
+        if (auto origin = origin_key(base); !origin.empty()) {
+            request.redirect_origins.push_back(std::move(origin));
+        }
+    }
+    if (auto replacement = overrides_.find(toolkit.name)) {
+        request.trusted_origins.push_back(origin_key(*replacement));
     }
     return prepared;
 }
@@ -50,7 +84,21 @@ boost::asio::awaitable<protocol::call_result> http_executor::execute(toolkit_spe
     }
     // The request is copied into send(): the prepared redactions stay here for shaping.
     auto result = co_await client_.send(prepared->request);
-    co_return shape_result(toolkit, tool, *prepared, result, options_);
+    // The answer's bytes count against the budget until its result is gone (sent).
+    auto const bytes = result.response.body.size();
+    auto const before = answers_held_->fetch_add(bytes);
+    auto share = std::make_shared<budget_share>(answers_held_, bytes);
+    if (execution_.answer_budget_bytes > 0 && before > 0 &&
+        before + bytes > execution_.answer_budget_bytes) {
+        // The answer itself is dropped at once: shaping it would hold several times its size.
+        co_return protocol::call_result::error(
+            std::string(toolkit.name) + "." + std::string(tool.name) + ": the platform's answer (" +
+            std::to_string(bytes) + " bytes) arrived while other large answers fill toolgate's "
+            "memory budget for answers; retry shortly, or ask for less (fields, page size)");
+    }
+    auto shaped = shape_result(toolkit, tool, *prepared, result, options_);
+    shaped.reservation = std::move(share);
+    co_return shaped;
 }
 
 } // namespace toolgate::toolkits

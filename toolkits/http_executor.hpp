@@ -9,14 +9,28 @@
 #include "toolkits/result_shaper.hpp"
 #include "transport/outbound.hpp"
 
+#include <atomic>
+#include <cstddef>
+
 namespace toolgate::toolkits {
+
+/// Settings of the executor beyond result shaping.
+struct execution_options {
+    /// --allow-insecure-upstream: a secret URL may use plain http:// to a non-loopback host.
+    bool allow_insecure_upstream = false;
+    /// Platform answers held at once by all calls together (bytes). A call whose answer would
+    /// go past it gets a tool error instead of adding to the server's memory (security
+    /// review 9). 0: no budget.
+    std::size_t answer_budget_bytes = 256 * 1024 * 1024;
+};
 
 class http_executor final : public tool_executor {
 public:
     /// `client` and `credentials` must outlive the executor and every call it runs; both are
     /// used from several calls at once. `overrides` is copied and never changes afterwards.
     http_executor(transport::outbound_client& client, credential_source const& credentials,
-                  base_url_overrides overrides, shaping_options options = {});
+                  base_url_overrides overrides, shaping_options options = {},
+                  execution_options execution = {});
 
     /// Runs one call. Cancellation (notifications/cancelled, session end) reaches the
     /// outbound client through this coroutine's cancellation slot. `toolkit` and `tool` are
@@ -37,6 +51,11 @@ private:
     credential_source const& credentials_;
     base_url_overrides overrides_;
     shaping_options options_;
+    execution_options execution_;
+    /// Bytes of platform answers whose results are alive (being shaped, serialised, sent):
+    /// shared with each result's reservation, which may outlive the executor's call.
+    std::shared_ptr<std::atomic<std::size_t>> answers_held_ =
+        std::make_shared<std::atomic<std::size_t>>(0);
 };
 
 } // namespace toolgate::toolkits

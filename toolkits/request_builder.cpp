@@ -4,6 +4,7 @@
 #include "toolkits/request_builder.hpp"
 
 #include "toolkits/request_body.hpp"
+#include "toolkits/schema_check.hpp"
 #include "transport/http_text.hpp"
 
 #include <boost/json/parse.hpp>
@@ -21,6 +22,10 @@ namespace {
 namespace json = boost::json;
 namespace urls = boost::urls;
 using transport::header_list;
+
+/// Header arguments are identifiers, etags, tenant ids: anything longer is a mistake or an
+/// attack, and Beast refuses header fields past 64 KiB by throwing (security review 1).
+constexpr std::size_t max_header_argument_bytes = 8 * 1024;
 
 /// Wire behaviour the catalogue format does not express, per tool and argument (STYLE §5:
 /// a short, named table, each entry with a test in test_request_builder.cpp).
@@ -100,18 +105,40 @@ std::string encode_component(std::string_view text)
     return urls::encode(text, urls::unreserved_chars);
 }
 
-/// A path segment value: `/`, `?`, `#`, `%` and the rest are encoded; a value of dots only
-/// has its dots encoded too, so that `.` and `..` cannot act as dot segments.
+/// A path segment value: `/`, `?`, `#`, `%` and the rest are encoded.
 std::string encode_path_value(std::string_view value)
 {
-    if (value.find_first_not_of('.') == std::string_view::npos) {
-        std::string dots;
-        for (std::size_t i = 0; i < value.size(); ++i) {
-            dots += "%2E";
-        }
-        return dots;
-    }
     return encode_component(value);
+}
+
+/// Whether `value` is a dot segment (`.`, `..`) once percent-decoded, as many times as a
+/// server might decode it (`%2e%2E`, `.%252e`, ...). Platforms that normalise such segments
+/// (RFC 3986 §6.2.2, WHATWG URL) would turn `/projects/{id}/env/{key}` into another
+/// operation's path, so these values are refused.
+bool is_dot_segment(std::string_view value)
+{
+    std::string text(value);
+    for (int round = 0; round < 4; ++round) {
+        if (!text.empty() && text.size() <= 2 && text.find_first_not_of('.') == std::string::npos) {
+            return true;
+        }
+        std::string decoded;
+        for (std::size_t i = 0; i < text.size(); ++i) {
+            if (text[i] == '%' && i + 2 < text.size() &&
+                std::isxdigit(static_cast<unsigned char>(text[i + 1])) != 0 &&
+                std::isxdigit(static_cast<unsigned char>(text[i + 2])) != 0) {
+                decoded += static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16));
+                i += 2;
+            } else {
+                decoded += text[i];
+            }
+        }
+        if (decoded == text) {
+            return false;
+        }
+        text = std::move(decoded);
+    }
+    return false;
 }
 
 bool is_hex(char c)
@@ -199,10 +226,19 @@ tool_result<void> add_header_param(request_parts& parts, prepared_request& out, 
     } else {
         text = format_scalar(value);
     }
-    // A CR or LF would end the header and let the value forge headers or a body.
-    if (text.find_first_of(std::string_view("\r\n\0", 3)) != std::string::npos) {
+    // A CR or LF would end the header and let the value forge headers or a body; other
+    // control characters have no business in a header either (RFC 9110 §5.5).
+    if (std::any_of(text.begin(), text.end(), [](char c) {
+            auto const u = static_cast<unsigned char>(c);
+            return (u < 0x20 && c != '\t') || u == 0x7F;
+        })) {
         return refuse(arg_name(p) + ": a header value must not contain line breaks (CR or "
-                                    "LF) or NUL characters; nothing was sent");
+                                    "LF), NUL or other control characters; nothing was sent");
+    }
+    if (text.size() > max_header_argument_bytes) {
+        return refuse(arg_name(p) + ": at most " + std::to_string(max_header_argument_bytes) +
+                      " bytes are allowed in a header value (got " +
+                      std::to_string(text.size()) + "); nothing was sent");
     }
     if (is_credential_header(p.wire_name)) {
         out.request.secret_headers.push_back(to_lower_ascii(p.wire_name));
@@ -274,11 +310,37 @@ tool_result<std::string> fill_path(std::string_view url, tool_spec const& tool,
             // An empty segment would turn `/folders/{id}/items` into another operation.
             return refuse(arg_name(*p) + " must not be empty: it fills a URL path segment");
         }
+        if (is_dot_segment(text)) {
+            return refuse(arg_name(*p) + " must not be `.` or `..` (in any encoding): it fills "
+                                         "a URL path segment; nothing was sent");
+        }
         filled += encode_path_value(text);
         out.path_arguments.push_back({std::string(p->name), std::move(text)});
     }
     filled.append(url.substr(std::min(pos, url.size())));
     return filled;
+}
+
+/// A parsed `request_body` checked against the tool's body schema: a JSON object unless the
+/// schema asks for an array, with every field as the schema says (security review 17).
+std::optional<std::string> check_body_against_schema(tool_spec const& tool, param_spec const& p,
+                                                     std::string_view text)
+{
+    boost::system::error_code ec;
+    auto value = json::parse(text, ec);
+    if (ec) {
+        return std::nullopt; // check_request_body has already said what is wrong
+    }
+    if (tool.request_body_schema.empty()) {
+        return value.is_object() ? std::nullopt
+                                 : std::optional<std::string>("argument `" + std::string(p.name) +
+                                                              "` must be a JSON object");
+    }
+    if (schema_wants_array(tool.request_body_schema) ? !value.is_array() : !value.is_object()) {
+        return "argument `" + std::string(p.name) + "` must be a JSON " +
+               (schema_wants_array(tool.request_body_schema) ? "array" : "object");
+    }
+    return check_against_schema(p.name, tool.request_body_schema, value);
 }
 
 /// An M-tool call in mode `execute`: the mode is right, `request_body` and the extras
@@ -300,6 +362,11 @@ tool_result<void> check_m_tool(tool_spec const& tool, json::object const& argume
             auto checked = check_request_body(p.name, text);
             if (!checked) {
                 return checked.error();
+            }
+            if (auto problem = check_body_against_schema(tool, p, *checked)) {
+                return refuse(std::move(*problem) +
+                              " (call with mode `get_request_schema` for the schema); nothing "
+                              "was sent");
             }
             parts.request_body = std::move(*checked);
         } else if ((p.required_when_executing || p.in == param_location::request_body) && !given) {

@@ -27,8 +27,12 @@ struct path_argument {
 struct prepared_request {
     /// Before authentication the URL may still hold `{UPPER_CASE}` secret placeholders.
     transport::outbound_request request;
-    /// Secret values and what derives from them (hosts, encoded forms): never echoed back.
+    /// Secret values and what derives from them (hosts, encoded forms): never echoed back in
+    /// errors or logs.
     std::vector<std::string> redactions;
+    /// The credentials themselves (keys, tokens, their encoded forms; not hosts): masked even
+    /// in a successful answer, should the platform echo the request (security review 14).
+    std::vector<std::string> credential_values;
     /// Environment variables whose secrets the request carries (401/403 hints).
     std::vector<std::string> credential_variables;
     /// Path identifiers sent, in URL order.

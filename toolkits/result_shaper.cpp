@@ -416,7 +416,8 @@ call_result binary_result(toolkit_spec const& toolkit, tool_spec const& tool,
 }
 
 call_result success_result(toolkit_spec const& toolkit, tool_spec const& tool,
-                           transport::outbound_response const& response)
+                           transport::outbound_response const& response,
+                           shaping_options const& options)
 {
     auto const label = std::string(toolkit.name) + "." + std::string(tool.name);
     if (response.status == 304) {
@@ -433,6 +434,9 @@ call_result success_result(toolkit_spec const& toolkit, tool_spec const& tool,
         return binary_result(toolkit, tool, type, response.body);
     }
     bool const maybe_json = is_json_type(type) || type.empty();
+    if (maybe_json && response.body.size() > options.structured_limit && is_json_type(type)) {
+        return call_result::text(minify_json(response.body));
+    }
     if (maybe_json) {
         if (auto value = parse_json(response.body)) {
             return json_result(response.body, std::move(*value));
@@ -474,7 +478,20 @@ call_result shape_result(toolkit_spec const& toolkit, tool_spec const& tool,
     }
     auto const status = result.response.status;
     if ((status >= 200 && status < 300) || status == 304) {
-        return success_result(toolkit, tool, result.response);
+        auto const& body = result.response.body;
+        bool const echoes_credential =
+            std::any_of(sent.credential_values.begin(), sent.credential_values.end(),
+                        [&](std::string const& v) {
+                            return !v.empty() && body.find(v) != std::string::npos;
+                        });
+        if (echoes_credential) {
+            // The platform echoed the request (a URL with a query credential, say): the
+            // caller gets the answer with the toolkit's own credentials masked.
+            auto masked = result.response;
+            masked.body = redact(std::move(masked.body), sent.credential_values);
+            return success_result(toolkit, tool, masked, options);
+        }
+        return success_result(toolkit, tool, result.response, options);
     }
     return status_error_result(toolkit, tool, sent, result.response, options.error_body_limit);
 }

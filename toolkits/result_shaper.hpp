@@ -18,6 +18,10 @@ struct shaping_options {
     /// How much of a platform's error body an error result quotes (bytes, cut on a UTF-8
     /// character boundary; the result says when it was cut).
     std::size_t error_body_limit = 2048;
+    /// Answers larger than this (bytes) are returned as text only, without a parsed
+    /// `structured` value: parsing multiplies an answer's memory many times over, and no
+    /// model reads a structure that large (security review 9).
+    std::size_t structured_limit = 1024 * 1024;
 };
 
 /// Maps `result` to a tool result:
@@ -29,7 +33,8 @@ struct shaping_options {
 ///   `toolgate://<toolkit>/<tool>/response`, base64, with its MIME type;
 /// - 3xx (not followed), 4xx, 5xx and transport failures: is_error with the tool, status and
 ///   reason or failure phase, a hint where one helps, and the platform's body cut to the
-///   limit. Every value in `sent.redactions` is masked in error texts.
+///   limit. Every value in `sent.redactions` is masked in error texts, and every value in
+///   `sent.credential_values` in successful answers too.
 protocol::call_result shape_result(toolkit_spec const& toolkit, tool_spec const& tool,
                                    prepared_request const& sent,
                                    transport::outbound_result const& result,

@@ -2,6 +2,8 @@
 #include "toolkits/validate.hpp"
 
 #include "protocol/suggest.hpp"
+#include "protocol/text.hpp"
+#include "toolkits/schema_check.hpp"
 
 #include <boost/json/value.hpp>
 
@@ -64,7 +66,7 @@ bool has_type(json::value const& v, json_type t)
 
 std::string arg(std::string_view name)
 {
-    return "argument `" + std::string(name) + "`";
+    return "argument `" + protocol::clipped(name) + "`";
 }
 
 /// Characters, not bytes: JSON Schema's maxLength counts code points.
@@ -241,6 +243,11 @@ std::optional<std::string> validate_arguments(toolkit_spec const& toolkit, tool_
         }
         if (auto problem = check_value(p, *v)) {
             return problem;
+        }
+        if (p.type == json_type::object && !p.schema.empty()) {
+            if (auto problem = check_against_schema(p.name, p.schema, *v)) {
+                return problem;
+            }
         }
     }
     for (auto const& rule : tool_rules()) {

@@ -61,6 +61,29 @@ struct http_listener::impl : std::enable_shared_from_this<impl> {
     std::mutex mutex;
     std::unordered_map<std::uint64_t, std::shared_ptr<connection_handle>> open;
     std::uint64_t next_id = 0;
+    std::unordered_map<std::string, std::size_t> per_address; ///< open connections by address
+
+    /// Takes a place for a connection from `address`; false when it has its maximum already.
+    bool admit_address(std::string const& address)
+    {
+        std::lock_guard lock(mutex);
+        auto& count = per_address[address];
+        if (count >= limits.max_connections_per_address) {
+            if (count == 0) {
+                per_address.erase(address);
+            }
+            return false;
+        }
+        ++count;
+        return true;
+    }
+    void release_address(std::string const& address)
+    {
+        std::lock_guard lock(mutex);
+        if (auto it = per_address.find(address); it != per_address.end() && --it->second == 0) {
+            per_address.erase(it);
+        }
+    }
 
     /// Closes the connections (all, or the idle ones) on their own strands.
     void close_connections(bool idle_only)
@@ -114,21 +137,35 @@ public:
     asio::awaitable<void> respond_parts(unsigned status, header_list headers, std::string head,
                                         std::string_view shared, std::string tail) override
     {
+        // `head` and `tail` live in this frame until the write is done. The list is named
+        // first: g++ 12 mishandles a braced list inside a co_await operand.
+        std::vector<std::string_view> pieces{head, shared, tail};
+        co_await respond_pieces(status, std::move(headers), std::move(pieces));
+    }
+
+    asio::awaitable<void> respond_pieces(unsigned status, header_list headers,
+                                         std::vector<std::string_view> pieces) override
+    {
         http::response<http::empty_body> res{static_cast<http::status>(status), version_};
         res.set(http::field::server, "toolgate");
         for (auto& [name, value] : headers) {
             res.set(name, value);
         }
         res.keep_alive(keep_alive_);
-        res.content_length(head.size() + shared.size() + tail.size());
+        std::size_t length = 0;
+        std::vector<asio::const_buffer> body;
+        body.reserve(pieces.size());
+        for (auto piece : pieces) {
+            length += piece.size();
+            body.emplace_back(piece.data(), piece.size());
+        }
+        res.content_length(length);
         http::response_serializer<http::empty_body> serializer{res};
         responded_ = true;
         stream_.expires_after(std::chrono::seconds(30));
         auto [hec, hn] = co_await http::async_write_header(stream_, serializer,
                                                            asio::as_tuple(asio::use_awaitable));
         if (!hec) {
-            std::array<asio::const_buffer, 3> const body{
-                asio::buffer(head), asio::buffer(shared.data(), shared.size()), asio::buffer(tail)};
             auto [bec, bn] = co_await asio::async_write(stream_, body,
                                                         asio::as_tuple(asio::use_awaitable));
             hec = bec;
@@ -177,7 +214,10 @@ public:
     }
 
     bool has_responded() const override { return responded_; }
+    void close_after_response() override { keep_alive_ = false; }
+    void mark_authenticated() override { authenticated_ = true; }
     bool keep_alive() const { return keep_alive_; }
+    bool authenticated() const { return authenticated_; }
 
 private:
     beast::tcp_stream& stream_;
@@ -185,6 +225,7 @@ private:
     bool keep_alive_;
     bool responded_ = false;
     bool streaming_ = false;
+    bool authenticated_ = false;
 };
 
 asio::awaitable<void> write_simple(beast::tcp_stream& stream, http::status status,
@@ -267,6 +308,19 @@ http_request to_request(http::request<http::string_body>& req, std::string peer)
     return out;
 }
 
+/// Counts a request being answered for as long as it lives: the count goes down however the
+/// handler ends, an unexpected exception included (shutdown waits on it).
+class request_count {
+public:
+    explicit request_count(std::atomic<std::size_t>& count) : count_(count) { ++count_; }
+    request_count(request_count const&) = delete;
+    request_count& operator=(request_count const&) = delete;
+    ~request_count() { --count_; }
+
+private:
+    std::atomic<std::size_t>& count_;
+};
+
 /// Registers a connection with its listener for as long as the coroutine frame lives.
 class connection_registration {
 public:
@@ -325,13 +379,15 @@ asio::awaitable<void> run_connection(std::shared_ptr<http_listener::impl> self,
         peer = ec ? "?" : fmt::format("{}:{}", ep.address().to_string(), ep.port());
     }
     beast::flat_buffer buffer;
-    bool first = true;
+    // Until a request on this connection has passed client authentication, waiting for the
+    // next one gets only the header timeout: an unauthenticated client cannot park idle
+    // connections for the keep-alive timeout (security review 6).
+    bool authenticated = false;
     while (!self->stopping) {
         http::request_parser<http::string_body> parser;
         parser.header_limit(static_cast<std::uint32_t>(limits.max_header_bytes));
         parser.body_limit(limits.max_body_bytes);
-        stream.expires_after(first ? limits.header_timeout : limits.idle_timeout);
-        first = false;
+        stream.expires_after(authenticated ? limits.idle_timeout : limits.header_timeout);
         auto [hec, hn] = co_await http::async_read_header(stream, buffer, parser,
                                                            asio::as_tuple(asio::use_awaitable));
         if (hec == http::error::header_limit) {
@@ -375,21 +431,20 @@ asio::awaitable<void> run_connection(std::shared_ptr<http_listener::impl> self,
         // The handler runs in this coroutine while the socket is watched: a peer that goes
         // away cancels it through this connection's cancellation slot (`hangup`).
         bool peer_gone = false;
-        ++self->requests;
         {
+            request_count counted(self->requests);
             peer_watch watch(stream, hangup);
             try {
                 co_await self->handler.handle(std::move(request), responder);
             } catch (boost::system::system_error const& e) {
                 if (e.code() != asio::error::operation_aborted) {
-                    --self->requests;
                     throw;
                 }
                 peer_gone = true;
             }
         }
-        --self->requests;
         registration.set_busy(false);
+        authenticated = authenticated || responder.authenticated();
         auto const cs = co_await asio::this_coro::cancellation_state;
         if (peer_gone || cs.cancelled() != asio::cancellation_type::none ||
             !responder.has_responded() || !responder.keep_alive()) {
@@ -404,12 +459,16 @@ asio::awaitable<void> run_connection(std::shared_ptr<http_listener::impl> self,
 /// that closing with unread bytes does not reset the connection before the client reads the
 /// answer.
 asio::awaitable<void> refuse_connection(std::shared_ptr<http_listener::impl> self,
-                                        beast::tcp_stream stream)
+                                        beast::tcp_stream stream, bool per_address = false)
 {
-    co_await write_simple(stream, http::status::service_unavailable,
-                          json_error(fmt::format("Too many open connections (limit {}, "
-                                                 "--max-connections); retry later",
-                                                 self->limits.max_connections)));
+    auto const message =
+        per_address
+            ? fmt::format("Too many open connections from this address (limit {}, "
+                          "--max-connections-per-address); retry later",
+                          self->limits.max_connections_per_address)
+            : fmt::format("Too many open connections (limit {}, --max-connections); retry later",
+                          self->limits.max_connections);
+    co_await write_simple(stream, http::status::service_unavailable, json_error(message));
     boost::system::error_code ec;
     stream.socket().shutdown(tcp::socket::shutdown_send, ec);
     stream.expires_after(std::chrono::seconds(1));
@@ -453,6 +512,22 @@ asio::awaitable<void> accept_loop(std::shared_ptr<http_listener::impl> self)
                            [self](std::exception_ptr) { --self->refusing; });
             continue;
         }
+        std::string address;
+        {
+            boost::system::error_code aec;
+            auto ep = stream.socket().remote_endpoint(aec);
+            address = aec ? std::string("?") : ep.address().to_string();
+        }
+        if (!self->admit_address(address)) {
+            if (self->refusing >= 64) {
+                continue;
+            }
+            ++self->refusing;
+            auto ex = stream.get_executor();
+            asio::co_spawn(ex, refuse_connection(self, std::move(stream), true),
+                           [self](std::exception_ptr) { --self->refusing; });
+            continue;
+        }
         ++self->connections;
         auto ex = stream.get_executor();
         // The connection's cancellation slot: peer_watch emits on it when the peer goes away
@@ -460,8 +535,9 @@ asio::awaitable<void> accept_loop(std::shared_ptr<http_listener::impl> self)
         auto hangup = std::make_shared<asio::cancellation_signal>();
         auto slot = hangup->slot();
         asio::co_spawn(ex, run_connection(self, std::move(stream), hangup),
-                       asio::bind_cancellation_slot(slot, [self, hangup](std::exception_ptr error) {
+                       asio::bind_cancellation_slot(slot, [self, hangup, address](std::exception_ptr error) {
                            --self->connections;
+                           self->release_address(address);
                            if (error) {
                                try {
                                    std::rethrow_exception(error);

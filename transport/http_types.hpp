@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace toolgate::transport {
 
@@ -38,11 +39,22 @@ public:
     virtual boost::asio::awaitable<void> respond_parts(unsigned status, header_list headers,
                                                        std::string head, std::string_view shared,
                                                        std::string tail) = 0;
+    /// respond() with the body made of `pieces`, written in order without being joined.
+    /// Every piece must outlive the call.
+    virtual boost::asio::awaitable<void> respond_pieces(unsigned status, header_list headers,
+                                                        std::vector<std::string_view> pieces) = 0;
     /// Sends the status and headers of a chunked streaming response (e.g. text/event-stream).
     virtual boost::asio::awaitable<void> begin_stream(unsigned status, header_list headers) = 0;
     virtual boost::asio::awaitable<void> stream_write(std::string data) = 0;
     virtual boost::asio::awaitable<void> end_stream() = 0;
     virtual bool has_responded() const = 0;
+    /// The connection closes after this answer (call before answering): a refused client
+    /// keeps no connection slot for the keep-alive timeout.
+    virtual void close_after_response() = 0;
+    /// The request passed client authentication (or none is configured): from now on the
+    /// connection may stay idle for the keep-alive timeout. Until then an idle connection
+    /// gets only the (short) header timeout.
+    virtual void mark_authenticated() = 0;
 };
 
 /// Serves requests. If the peer goes away mid-request the handle() coroutine is cancelled
@@ -60,6 +72,7 @@ struct http_limits {
     std::chrono::seconds body_timeout{30};
     std::chrono::seconds idle_timeout{120};
     std::size_t max_connections = 1024;
+    std::size_t max_connections_per_address = 128; ///< from one remote address (more: 503)
 };
 
 inline std::string const* http_request::header(std::string_view lower_name) const

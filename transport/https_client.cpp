@@ -216,9 +216,49 @@ outbound_result gave_up(asio::cancellation_state const& cs, https_client::state 
                               target.authority(), target.path, st.options.deadline.count(), phase));
 }
 
+/// A pool slot held by one attempt. Given back on every path, an exception included: a slot
+/// lost on an unusual path would leave every later call to that host waiting for its deadline.
+class slot_guard {
+public:
+    slot_guard(connection_pool& pool, std::string const& key) : pool_(pool), key_(key) {}
+    slot_guard(slot_guard const&) = delete;
+    slot_guard& operator=(slot_guard const&) = delete;
+    ~slot_guard()
+    {
+        if (held_) {
+            pool_.release(key_, nullptr, false);
+        }
+    }
+    /// Ends the lease now: a reusable connection goes back to the pool, anything else frees
+    /// the slot.
+    void release(std::shared_ptr<upstream_connection> connection, bool reusable)
+    {
+        held_ = false;
+        pool_.release(key_, reusable ? std::move(connection) : nullptr, reusable);
+    }
+
+private:
+    connection_pool& pool_;
+    std::string const& key_; // the caller's, which outlives the guard
+    bool held_ = true;
+};
+
+/// Whether a failed attempt may be sent again. Nothing came back, so the platform did not
+/// answer; it may still have acted on a request it received. Idempotent methods may be
+/// repeated anyway (RFC 9110 §9.2.2); others only when the request provably never left (the
+/// write failed before its first byte) or carries an idempotency key (DECISIONS: retries).
+bool may_resend(outbound_request const& request, step_outcome const& outcome)
+{
+    if (outcome.failure != outbound_failure::protocol || !outcome.nothing_received) {
+        return false;
+    }
+    return is_idempotent(request.method) || outcome.nothing_written ||
+           has_idempotency_key(request.headers);
+}
+
 /// One URL, with the retries DECISIONS allows. Runs on the call's strand.
 asio::awaitable<outbound_result> send_to(state_ptr st, outbound_request request, url_target target,
-                                         steady_clock::time_point deadline)
+                                         steady_clock::time_point deadline, bool check_addresses)
 {
     auto const cs = co_await asio::this_coro::cancellation_state;
     auto const key = target.pool_key();
@@ -228,16 +268,24 @@ asio::awaitable<outbound_result> send_to(state_ptr st, outbound_request request,
         if (!lease) {
             co_return gave_up(cs, *st, request, target, "waiting for a pooled connection");
         }
+        slot_guard slot(st->pool, key);
         auto connection = std::move(lease->connection);
         bool const reused = lease->reused;
+        if (connection && !is_idempotent(request.method) && !connection->looks_idle()) {
+            // A kept-alive connection the server has closed (or written to) while idle: a
+            // non-idempotent request sent on it could not be repeated safely, so it gets a
+            // fresh connection instead.
+            connection.reset();
+        }
         if (!connection) {
             connection = std::make_shared<upstream_connection>(st->ioc, st->tls);
-            auto opened = co_await asio::co_spawn(
-                connection->executor(),
-                open_connection(connection, make_open_params(*st, target, request.method, deadline)),
-                asio::use_awaitable);
+            auto params = make_open_params(*st, target, request.method, deadline);
+            params.refuse_private_addresses = check_addresses;
+            auto opened = co_await asio::co_spawn(connection->executor(),
+                                                  open_connection(connection, std::move(params)),
+                                                  asio::use_awaitable);
             if (opened.failure != outbound_failure::none) {
-                st->pool.release(key, nullptr, false);
+                slot.release(nullptr, false);
                 log_attempt(request, target, opened, started, attempt, reused);
                 co_return to_result(std::move(opened));
             }
@@ -245,7 +293,7 @@ asio::awaitable<outbound_result> send_to(state_ptr st, outbound_request request,
         auto outcome = co_await asio::co_spawn(
             connection->executor(), exchange(connection, make_exchange_params(*st, target, request, deadline)),
             asio::use_awaitable);
-        st->pool.release(key, outcome.reusable ? connection : nullptr, outcome.reusable);
+        slot.release(connection, outcome.reusable);
         connection.reset();
         log_attempt(request, target, outcome, started, attempt, reused);
 
@@ -261,11 +309,7 @@ asio::awaitable<outbound_result> send_to(state_ptr st, outbound_request request,
             }
             continue;
         }
-        // Nothing came back, so the platform did not act on it (idempotent methods may be
-        // repeated anyway, RFC 9110 §9.2.2), or a kept-alive connection had been closed by the
-        // server while idle and the request never reached it.
-        bool const may_retry = outcome.failure == outbound_failure::protocol &&
-                               outcome.nothing_received && (reused || is_idempotent(request.method)) &&
+        bool const may_retry = may_resend(request, outcome) &&
                                attempt < st->options.max_attempts && steady_clock::now() < deadline;
         if (!may_retry) {
             co_return to_result(std::move(outcome));
@@ -277,10 +321,18 @@ asio::awaitable<outbound_result> send_to(state_ptr st, outbound_request request,
 }
 
 /// The whole call: redirects (GET only) around send_to. Root of the call's own strand.
+/// A redirect goes only where DECISIONS allows (redirect_allowed); any other 3xx is the
+/// call's result, as the platform sent it.
 asio::awaitable<outbound_result> run_call(state_ptr st, outbound_request request,
                                           steady_clock::time_point deadline)
 {
     co_await asio::this_coro::throw_if_cancelled(false);
+    if (auto problem = header_problem(request.headers)) {
+        // Refused before a connection is taken or opened (security review 1).
+        co_return failed(outbound_failure::bad_url,
+                         fmt::format("{}: {}", request.method, std::move(*problem)));
+    }
+    std::string first_origin;
     for (int redirects = 0;; ++redirects) {
         auto target = parse_url_target(request.url);
         if (!target) {
@@ -289,7 +341,12 @@ asio::awaitable<outbound_result> run_call(state_ptr st, outbound_request request
                              fmt::format("{}: URL is not an absolute http(s) URL ({})",
                                          request.method, target.error().message()));
         }
-        auto result = co_await send_to(st, request, *target, deadline);
+        if (redirects == 0) {
+            first_origin = target->pool_key();
+        }
+        bool const check_addresses =
+            redirects > 0 && !is_trusted_origin(request, first_origin, *target);
+        auto result = co_await send_to(st, request, *target, deadline, check_addresses);
         if (result.failure != outbound_failure::none || request.method != "GET" ||
             !is_redirect_status(result.response.status)) {
             co_return result;
@@ -308,6 +365,12 @@ asio::awaitable<outbound_result> run_call(state_ptr st, outbound_request request
             co_return failed(outbound_failure::bad_url,
                              fmt::format("GET {}{}: redirect Location cannot be followed ({})",
                                          target->authority(), target->path, next.error().message()));
+        }
+        auto const next_target = parse_url_target(next->url);
+        if (!next_target || !redirect_allowed(request, first_origin, *next_target)) {
+            spdlog::debug("upstream GET {}{}: redirect to another origin not followed",
+                          target->authority(), target->path);
+            co_return result;
         }
         request = std::move(*next);
     }

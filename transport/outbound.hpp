@@ -28,6 +28,13 @@ struct outbound_request {
     /// Values every log line about this request masks: secrets, a host a secret names, and
     /// arguments named like a credential (raw and percent-encoded forms are both masked).
     std::vector<std::string> log_redactions;
+    /// Where a redirect may lead besides the request's own origin (DECISIONS: redirects):
+    /// origins as `url_target::pool_key()` spells them ("https://host:port"). Followed only
+    /// over https, and never to a loopback, private or link-local address.
+    std::vector<std::string> redirect_origins;
+    /// Origins the operator configured (base-URL overrides): a redirect there is followed
+    /// whatever its scheme or address, as the request itself was.
+    std::vector<std::string> trusted_origins;
 };
 
 /// The platform's answer, complete.

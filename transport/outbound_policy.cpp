@@ -3,6 +3,7 @@
 
 #include "transport/http_text.hpp"
 
+#include <boost/asio/ip/address.hpp>
 #include <boost/url/parse.hpp>
 #include <boost/url/url.hpp>
 
@@ -13,6 +14,7 @@
 
 namespace toolgate::transport {
 namespace urls = boost::urls;
+namespace asio = boost::asio;
 
 namespace {
 
@@ -167,6 +169,94 @@ std::chrono::milliseconds backoff_delay(int retry)
 bool is_redirect_status(unsigned status)
 {
     return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+}
+
+std::optional<std::string> header_problem(header_list const& headers)
+{
+    constexpr std::size_t max_name = 256;
+    constexpr std::size_t max_value = 32 * 1024;
+    constexpr std::size_t max_total = 60 * 1024;
+    auto const control = [](std::string_view text) {
+        return std::any_of(text.begin(), text.end(), [](char c) {
+            auto const u = static_cast<unsigned char>(c);
+            return (u < 0x20 && c != '\t') || u == 0x7F;
+        });
+    };
+    std::size_t total = 0;
+    for (auto const& [name, value] : headers) {
+        bool const token = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
+                   std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+        });
+        if (!token || name.size() > max_name) {
+            return "a header name is empty, over 256 bytes or not an HTTP token; request not sent";
+        }
+        if (control(value)) {
+            return "header `" + name +
+                   "` holds a control character (a line break or similar); request not sent";
+        }
+        total += name.size() + value.size() + 4;
+        if (value.size() > max_value || total > max_total) {
+            return "header `" + name + "` makes the request's headers too large (32768 bytes at "
+                   "most per value, 61440 in all); request not sent";
+        }
+    }
+    return std::nullopt;
+}
+
+bool has_idempotency_key(header_list const& headers)
+{
+    return std::any_of(headers.begin(), headers.end(), [](auto const& h) {
+        return iequals(h.first, "idempotency-key") && !h.second.empty();
+    });
+}
+
+bool is_non_public_address(std::string_view text)
+{
+    boost::system::error_code ec;
+    auto address = asio::ip::make_address(std::string(text), ec);
+    if (ec) {
+        return false;
+    }
+    if (address.is_v6()) {
+        auto const v6 = address.to_v6();
+        if (v6.is_v4_mapped()) {
+            address = asio::ip::make_address_v4(asio::ip::v4_mapped, v6);
+        } else {
+            auto const bytes = v6.to_bytes();
+            bool const unique_local = (bytes[0] & 0xFE) == 0xFC;              // fc00::/7
+            return v6.is_loopback() || v6.is_unspecified() || v6.is_link_local() ||
+                   v6.is_multicast() || v6.is_site_local() || unique_local;
+        }
+    }
+    auto const b = address.to_v4().to_bytes();
+    return b[0] == 0 || b[0] == 10 || b[0] == 127 ||       // this network, private, loopback
+           (b[0] == 100 && (b[1] & 0xC0) == 64) ||          // shared address space
+           (b[0] == 169 && b[1] == 254) ||                  // link-local (metadata services)
+           (b[0] == 172 && (b[1] & 0xF0) == 16) ||          // private
+           (b[0] == 192 && b[1] == 168) ||                  // private
+           b[0] >= 224;                                     // multicast, reserved, broadcast
+}
+
+bool is_trusted_origin(outbound_request const& request, std::string_view first_origin,
+                       url_target const& target)
+{
+    auto const key = target.pool_key();
+    return key == first_origin ||
+           std::find(request.trusted_origins.begin(), request.trusted_origins.end(), key) !=
+               request.trusted_origins.end();
+}
+
+bool redirect_allowed(outbound_request const& request, std::string_view first_origin,
+                      url_target const& next)
+{
+    if (is_trusted_origin(request, first_origin, next)) {
+        return true;
+    }
+    auto const key = next.pool_key();
+    bool const listed = std::find(request.redirect_origins.begin(), request.redirect_origins.end(),
+                                  key) != request.redirect_origins.end();
+    return next.tls && listed && !(next.host_is_ip && is_non_public_address(next.host));
 }
 
 boost::system::result<outbound_request>

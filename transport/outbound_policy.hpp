@@ -51,6 +51,34 @@ std::chrono::milliseconds backoff_delay(int retry);
 /// 301, 302, 303, 307, 308.
 bool is_redirect_status(unsigned status);
 
+/// Why `headers` cannot be sent, or nullopt: a name that is empty, over 256 bytes or not a
+/// token; a value holding a control character (CR, LF, NUL and the rest, which could forge
+/// headers); a value over 32 KiB, or more than 60 KiB in all (Beast would throw past 64 KiB
+/// a field, after a pool slot was taken: security review 1).
+std::optional<std::string> header_problem(header_list const& headers);
+
+/// Whether an `Idempotency-Key` header (any case) is among `headers`: the platform then
+/// recognises a repeated request, so it may be re-sent.
+bool has_idempotency_key(header_list const& headers);
+
+/// Whether `address` (an IPv4 or IPv6 literal, no brackets) is not a public unicast address:
+/// loopback, private (RFC 1918, unique local), link-local (cloud metadata lives there),
+/// shared (100.64/10), unspecified, multicast, broadcast, or an IPv4-mapped one of those.
+/// Text that is not an address gives false.
+bool is_non_public_address(std::string_view address);
+
+/// Whether a redirect from a request that started at `first_origin` may go to `next`
+/// (DECISIONS: redirects): back to the first origin, or to one the operator configured
+/// (`trusted_origins`), or over https to one of `redirect_origins` whose host is not an
+/// address literal of a non-public kind (the resolved address is checked when connecting).
+bool redirect_allowed(outbound_request const& request, std::string_view first_origin,
+                      url_target const& next);
+
+/// Whether `origin` is the first origin or one of the request's trusted ones: no address
+/// checks apply there.
+bool is_trusted_origin(outbound_request const& request, std::string_view first_origin,
+                       url_target const& target);
+
 /// The request that follows a redirect of `current` to `location` (absolute or relative,
 /// resolved against the current URL; the Location replaces the URL, fragment dropped).
 /// When the origin (scheme, host, port) changes, credentials stay behind: `Authorization`,

@@ -26,6 +26,11 @@
 
 #include <fmt/format.h>
 
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <cerrno>
+
 namespace toolgate::transport {
 namespace asio = boost::asio;
 namespace beast = boost::beast;
@@ -130,13 +135,14 @@ asio::awaitable<step_outcome> open_tunnel(upstream_connection::impl& s, open_par
     co_return step_outcome{};
 }
 
-/// Copies the request into a Beast message; a header with CR, LF or NUL is refused rather
-/// than sent (header injection). Returns the refusal reason, or "".
+/// Copies the request into a Beast message. Headers that header_problem() refuses (control
+/// characters: header injection; sizes Beast would throw on) are refused here too, without
+/// throwing, should a caller have skipped the check. Returns the refusal reason, or "".
 std::string build_message(http::request<http::string_body>& req, exchange_params& p)
 {
-    auto const bad_text = [](std::string_view text) {
-        return text.find_first_of(std::string_view("\r\n\0", 3)) != std::string_view::npos;
-    };
+    if (auto problem = header_problem(p.headers)) {
+        return std::move(*problem);
+    }
     auto const verb = http::string_to_verb(p.method);
     if (verb == http::verb::unknown) {
         req.method_string(p.method);
@@ -148,9 +154,6 @@ std::string build_message(http::request<http::string_body>& req, exchange_params
     req.set(http::field::host, p.target.host_header);
     bool has_agent = false;
     for (auto const& [name, value] : p.headers) {
-        if (bad_text(name) || bad_text(value) || name.empty()) {
-            return fmt::format("header `{}` holds a line break; request not sent", name);
-        }
         has_agent = has_agent || beast::iequals(name, "user-agent");
         req.insert(name, value);
     }
@@ -211,6 +214,19 @@ void upstream_connection::close()
     impl_->lowest().close();
 }
 
+bool upstream_connection::looks_idle()
+{
+    auto& socket = impl_->lowest().socket();
+    if (!socket.is_open()) {
+        return false;
+    }
+    char byte = 0;
+    auto const n = ::recv(socket.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    // -1 with EAGAIN: nothing to read, still open. 0: closed by the peer. > 0: bytes nobody
+    // asked for (a TLS alert, say). Any other error: the connection is broken.
+    return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+}
+
 asio::awaitable<step_outcome> open_connection(std::shared_ptr<upstream_connection> conn, open_params p)
 {
     co_await asio::this_coro::throw_if_cancelled(false);
@@ -229,6 +245,17 @@ asio::awaitable<step_outcome> open_connection(std::shared_ptr<upstream_connectio
     }
     if (rec) {
         co_return failed(outbound_failure::resolve, fmt::format("{}: DNS lookup failed: {}", who, rec.message()));
+    }
+    if (p.refuse_private_addresses && !p.proxy) {
+        for (auto const& entry : endpoints) {
+            if (is_non_public_address(entry.endpoint().address().to_string())) {
+                co_return failed(outbound_failure::connect,
+                                 fmt::format("{}: a redirect led to a host that resolves to a "
+                                             "loopback, private or link-local address; not "
+                                             "followed",
+                                             who));
+            }
+        }
     }
     s.tcp.expires_at(p.connect_by);
     auto [cec, endpoint] = co_await s.tcp.async_connect(endpoints, use_tuple);
@@ -279,16 +306,21 @@ asio::awaitable<step_outcome> exchange(std::shared_ptr<upstream_connection> conn
 
     s.lowest().expires_at(p.deadline);
     error_code ec;
+    std::size_t written = 0;
     if (s.tls) {
         auto [wec, n] = co_await http::async_write(*s.tls, request, use_tuple);
         ec = wec;
+        written = n;
     } else {
         auto [wec, n] = co_await http::async_write(s.tcp, request, use_tuple);
         ec = wec;
+        written = n;
     }
     if (ec) {
         conn->close();
-        co_return exchange_failure(cs, ec, p, "write", false);
+        auto out = exchange_failure(cs, ec, p, "write", false);
+        out.nothing_written = written == 0;
+        co_return out;
     }
 
     http::response_parser<http::string_body> parser;

@@ -40,6 +40,11 @@ public:
     /// Closes the socket at once (no TLS close_notify: the peer may be gone). Call on the
     /// strand, or when no operation is pending.
     void close();
+    /// For an idle pooled connection: true when nothing has arrived on it and it is still open
+    /// (a non-blocking peek). A server that closed it, or sent anything (a TLS close_notify,
+    /// stray bytes), makes it unfit for a request that could not be repeated. Call only while
+    /// no operation is pending on it (it is leased to the caller).
+    bool looks_idle();
 
     struct impl;
     /// The Beast streams, for upstream_connection.cpp only.
@@ -58,6 +63,9 @@ struct open_params {
     std::chrono::milliseconds connect_timeout{}; ///< for details only
     std::chrono::milliseconds call_timeout{};    ///< for details only
     std::string method;                          ///< for details only
+    /// Refuse to connect when the host resolves to a loopback, private, link-local or other
+    /// non-public address (a redirect to a host nobody configured; DECISIONS: redirects).
+    bool refuse_private_addresses = false;
 };
 
 /// Outcome of open_connection or exchange. `failure == none` means success.
@@ -66,6 +74,7 @@ struct step_outcome {
     std::string detail;
     outbound_response response;  ///< exchange only
     bool nothing_received = false; ///< exchange failed before any response byte arrived
+    bool nothing_written = false;  ///< exchange failed before any request byte was written
     bool reusable = false;         ///< exchange completed and the connection may be pooled
 };
 

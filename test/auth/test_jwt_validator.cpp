@@ -120,7 +120,7 @@ TEST_CASE("RS256 and ES256 tokens with good signatures pass", "[auth]")
         jwt_error error;
         auto scp = v.validate(
             rsa_key().token(fmt::format(
-                R"({{"iss":"{}","aud":"{}","exp":{},"scp":["a","b"],"client_id":"c1"}})", issuer,
+                R"({{"iss":"{}","aud":"{}","exp":{},"scp":["a","b"],"sub":"c1"}})", issuer,
                 audience, epoch_seconds(std::chrono::seconds(60)))),
             error);
         REQUIRE(scp);
@@ -209,4 +209,45 @@ TEST_CASE("issuer, audience, expiry and not-before are checked", "[auth]")
               k.token(claims(fmt::format(R"(,"nbf":{})", epoch_seconds(std::chrono::seconds(30))))))
         == "ok");
     CHECK(reason_of(v, k.token(claims(R"(,"nbf":"soon")"))) == "malformed exp or nbf");
+}
+
+TEST_CASE("typ, sub and far-off dates: the RFC 9068 checks of the security review", "[auth]")
+{
+    auto const v = make_validator();
+    auto const& k = rsa_key();
+    SECTION("a typ other than at+jwt is refused; none at all is taken")
+    {
+        CHECK(reason_of(v, k.sign(R"({"alg":"RS256","kid":"rsa-1","typ":"JWT"})", claims()))
+            == "typ is not at+jwt");
+        CHECK(reason_of(v, k.sign(R"({"alg":"RS256","kid":"rsa-1","typ":7})", claims()))
+            == "typ is not at+jwt");
+        CHECK(reason_of(v,
+                  k.sign(R"({"alg":"RS256","kid":"rsa-1","typ":"application/AT+JWT"})", claims()))
+            == "ok");
+        CHECK(reason_of(v, k.sign(R"({"alg":"RS256","kid":"rsa-1"})", claims())) == "ok");
+    }
+    SECTION("a token without sub is refused")
+    {
+        auto const exp = epoch_seconds(std::chrono::seconds(300));
+        CHECK(reason_of(v,
+                  k.token(fmt::format(R"({{"iss":"{}","aud":"{}","exp":{},"client_id":"c1"}})",
+                      issuer, audience, exp)))
+            == "no sub");
+        CHECK(reason_of(v,
+                  k.token(fmt::format(
+                      R"({{"iss":"{}","aud":"{}","exp":{},"sub":""}})", issuer, audience, exp)))
+            == "no sub");
+    }
+    SECTION("exp and nbf at the edges of int64 are malformed, not overflowed")
+    {
+        for (auto edge : { "9223372036854775807", "-9223372036854775808", "1e300" }) {
+            INFO("exp = " << edge);
+            CHECK(reason_of(v,
+                      k.token(fmt::format(R"({{"iss":"{}","aud":"{}","exp":{},"sub":"a"}})",
+                          issuer, audience, edge)))
+                == "malformed exp or nbf");
+            CHECK(reason_of(v, k.token(claims(fmt::format(R"(,"nbf":{})", edge))))
+                == "malformed exp or nbf");
+        }
+    }
 }

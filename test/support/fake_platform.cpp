@@ -198,6 +198,13 @@ asio::awaitable<void> serve_requests(fake_platform::impl* self, Stream& stream, 
             co_await drain_until_closed(stream, buffer);
             co_return;
         }
+        if (script.close_idle_after.count() > 0) {
+            asio::steady_timer timer(co_await asio::this_coro::executor, script.close_idle_after);
+            co_await timer.async_wait(use_tuple);
+            socket.shutdown(tcp::socket::shutdown_both, ignored);
+            socket.close(ignored);
+            co_return;
+        }
     }
 }
 

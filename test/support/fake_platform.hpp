@@ -47,6 +47,9 @@ struct fake_response {
     std::chrono::milliseconds delay{0};
     fake_action action = fake_action::respond;
     bool keep_alive = true; ///< false: `Connection: close`, then close
+    /// > 0: keep the connection alive after answering, then close it after this long without
+    /// a word, as a server's idle timeout does.
+    std::chrono::milliseconds close_idle_after{0};
 };
 
 struct fake_platform_options {

@@ -6,6 +6,7 @@
 #include "fake_outbound.hpp"
 
 #include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -172,4 +173,46 @@ TEST_CASE("platform errors and failures come back as tool errors", "[toolkits][e
     CHECK(slow.is_error);
     CHECK_THAT(text_of(slow), Catch::Contains("deadline") && Catch::Contains("after 60 s"));
     CHECK(outbound.sent.size() == 2);
+}
+
+TEST_CASE("review 9: answers past the memory budget are refused while others are held",
+          "[toolkits][executor][review]")
+{
+    fake_outbound outbound;
+    auto secrets = test_secrets();
+    execution_options limits;
+    limits.answer_budget_bytes = 1000;
+    http_executor executor(outbound, secrets, {}, shaping_options{}, limits);
+    std::string const big = R"({"blob":")" + std::string(600, 'x') + R"("})";
+    outbound.script.push_back(fake_outbound::answer(200, "application/json", big));
+    outbound.script.push_back(fake_outbound::answer(200, "application/json", big));
+    outbound.script.push_back(fake_outbound::answer(200, "application/json", big));
+
+    auto first = run_call(executor, fx::store, fx::get_folder, args(R"({"folder_id":"1"})"));
+    CHECK_FALSE(first.is_error); // alone, even a large answer goes through
+    auto second = run_call(executor, fx::store, fx::get_folder, args(R"({"folder_id":"2"})"));
+    CHECK(second.is_error); // the first result is still alive and holds its share
+    CHECK_THAT(text_of(second), Catch::Contains("memory budget"));
+    first = {}; // sent and gone: its share comes back
+    auto third = run_call(executor, fx::store, fx::get_folder, args(R"({"folder_id":"3"})"));
+    CHECK_FALSE(third.is_error);
+}
+
+TEST_CASE("review 14: the toolkit's own credentials are masked in a successful answer",
+          "[toolkits][executor][review]")
+{
+    fake_outbound outbound;
+    auto secrets = test_secrets();
+    http_executor executor(outbound, secrets, {});
+    // A platform that echoes the request, query credentials and all.
+    outbound.script.push_back(fake_outbound::answer(
+        200, "application/json",
+        R"({"self":"https://api.box.com/2.0/folders/7?access=store-token-1","note":"ok"})"));
+    auto r = run_call(executor, fx::store, fx::get_folder, args(R"({"folder_id":"7"})"));
+    CHECK_FALSE(r.is_error);
+    CHECK(text_of(r).find("store-token-1") == std::string::npos);
+    CHECK_THAT(text_of(r), Catch::Contains("access=***"));
+    REQUIRE(r.structured);
+    CHECK(r.structured->at("note") == "ok");
+    CHECK(json::serialize(*r.structured).find("store-token-1") == std::string::npos);
 }

@@ -244,3 +244,21 @@ TEST_CASE("redact masks every secret, longest first", "[toolkits][shape]")
     std::vector<std::string> secrets{"ab", "abcd", ""};
     CHECK(redact("xabcdx ab", secrets) == "x***x ***");
 }
+
+TEST_CASE("review 9: a large JSON answer comes back as text without a parsed structure",
+          "[toolkits][shape][review]")
+{
+    auto sent = prepared(fx::store, fx::get_folder, R"({"folder_id":"1"})");
+    std::string const big = "{\"items\": [" + std::string(2000, ' ') + "1, 2, 3]}";
+    shaping_options options;
+    options.structured_limit = 1000;
+    auto const r = shape_result(fx::store, fx::get_folder, sent,
+                                fake_outbound::answer(200, "application/json", big), options);
+    CHECK_FALSE(r.is_error);
+    CHECK_FALSE(r.structured.has_value());
+    CHECK(only_text(r) == R"({"items":[1,2,3]})");
+    auto const small = shape_result(fx::store, fx::get_folder, sent,
+                                    fake_outbound::answer(200, "application/json", R"({"a": 1})"),
+                                    options);
+    CHECK(small.structured.has_value());
+}

@@ -312,3 +312,29 @@ TEST_CASE("a call queued for a connection can be cancelled while it waits", "[up
     CHECK_THAT(queued.detail, Catch::Contains("waiting for a pooled connection"));
     CHECK(f.client.open_connections(fake.url()) == 0);
 }
+
+TEST_CASE("review 1: a request too large to build is refused and frees its pool slot",
+          "[upstream][review]")
+{
+    fake_platform fake;
+    https_options options = test_options();
+    options.max_connections_per_host = 2;
+    client_fixture f(options);
+    auto request = get(fake.url("/items"));
+    request.headers.emplace_back("Xero-Tenant-Id", std::string(64 * 1024, 't'));
+    // More refusals than the host has slots: a slot lost on this path would make the last
+    // ones (and every later call) wait for a connection until the deadline.
+    for (int i = 0; i < 5; ++i) {
+        auto refused = f.call(request);
+        CHECK(refused.failure == outbound_failure::bad_url);
+        CHECK_THAT(refused.detail, Catch::Contains("too large") && Catch::Contains("not sent"));
+    }
+    CHECK(f.client.open_connections(fake.url()) == 0);
+    auto control = get(fake.url("/items"));
+    control.headers.emplace_back("X-Ctl", std::string("a\x01") + "b");
+    CHECK(f.call(control).failure == outbound_failure::bad_url);
+    auto ok = f.call(get(fake.url("/items")));
+    REQUIRE(ok.failure == outbound_failure::none);
+    CHECK(ok.response.status == 200);
+    CHECK(fake.request_count() == 1);
+}

@@ -3,6 +3,8 @@
 #include "https_client_fixture.hpp"
 #include "support/fake_connect_proxy.hpp"
 
+#include <thread>
+
 using namespace toolgate::transport;
 using namespace toolgate::test;
 using namespace std::chrono_literals;
@@ -99,17 +101,54 @@ TEST_CASE("a reset before any response byte is not retried for a fresh POST", "[
     CHECK(fake.request_count() == 1);
 }
 
-TEST_CASE("a reused connection that died before any byte is retried even for POST", "[upstream]")
+TEST_CASE("a POST written on a reused connection that then broke is not sent twice", "[upstream]")
+{
+    // Security review finding 16: the platform may have acted on the POST before the
+    // connection broke, so repeating it could create a second item.
+    fake_platform fake;
+    client_fixture f;
+    REQUIRE(f.call(get(fake.url("/warm"))).failure == outbound_failure::none);
+    fake.push({.action = fake_action::close}); // received, then the connection is dropped
+
+    auto result = f.call(post(fake.url("/items"), "{}"));
+
+    CHECK(result.failure == outbound_failure::protocol);
+    CHECK_THAT(result.detail, Catch::Contains("before any response byte"));
+    CHECK(fake.request_count() == 2);
+}
+
+TEST_CASE("a POST with an Idempotency-Key is re-sent after a broken reused connection",
+          "[upstream]")
 {
     fake_platform fake;
     client_fixture f;
     REQUIRE(f.call(get(fake.url("/warm"))).failure == outbound_failure::none);
-    fake.push({.action = fake_action::close}); // the server drops the kept-alive connection
+    fake.push({.action = fake_action::close});
+    auto request = post(fake.url("/items"), "{}");
+    request.headers.emplace_back("Idempotency-Key", "k-1");
+
+    auto result = f.call(request);
+
+    REQUIRE(result.failure == outbound_failure::none);
+    CHECK(fake.request_count() == 3);
+    CHECK(fake.requests()[2].header("Idempotency-Key") == "k-1");
+}
+
+TEST_CASE("a POST does not use a pooled connection the server closed while idle", "[upstream]")
+{
+    fake_platform fake;
+    client_fixture f;
+    fake.push({.close_idle_after = 50ms}); // the server's idle timeout, after the answer
+    REQUIRE(f.call(get(fake.url("/warm"))).failure == outbound_failure::none);
+    REQUIRE(fake.wait_until([](fake_platform const& p) { return p.connections_closed() == 1; },
+                            5s));
+    std::this_thread::sleep_for(20ms); // the FIN has reached the client's socket
 
     auto result = f.call(post(fake.url("/items"), "{}"));
 
     REQUIRE(result.failure == outbound_failure::none);
-    CHECK(fake.request_count() == 3);
+    CHECK(result.response.status == 200);
+    CHECK(fake.request_count() == 2); // sent once, on a fresh connection
     CHECK(fake.connections_accepted() == 2);
 }
 
@@ -134,6 +173,8 @@ TEST_CASE("a GET redirect to another host is followed without credentials", "[up
     request.headers = {{"Authorization", "Bearer s3cret"}, {"X-Api-Key", "s3cret"}, {"Accept", "*/*"}};
     request.secret_headers = {"x-api-key"};
     request.secret_query = {"key"};
+    // A host the operator configured (as a base-URL override does): loopback is fine there.
+    request.trusted_origins = {"https://localhost:" + std::to_string(download.port())};
 
     auto result = f.call(request);
 
@@ -164,6 +205,56 @@ TEST_CASE("a redirect on the same host keeps credentials", "[upstream]")
     REQUIRE(seen.size() == 2);
     CHECK(seen[1].target == "/v2/moved");
     CHECK(seen[1].header("Authorization") == "Bearer t");
+}
+
+TEST_CASE("a redirect to an origin nobody allowed is returned, not followed", "[upstream]")
+{
+    // Security review finding 5: a platform answering 302 to an internal service must not
+    // get toolgate to fetch it for the caller.
+    fake_platform api;
+    fake_platform internal({.tls = false});
+    api.push(status_only(302, {{"Location", "http://127.0.0.1:" + std::to_string(internal.port()) +
+                                                "/latest/meta-data"}}));
+    client_fixture f;
+    auto result = f.call(get(api.url("/files/1/content")));
+    REQUIRE(result.failure == outbound_failure::none);
+    CHECK(result.response.status == 302);
+    CHECK(internal.request_count() == 0);
+}
+
+TEST_CASE("a listed redirect origin is followed only over https to a public address",
+          "[upstream]")
+{
+    fake_platform api;
+    fake_platform download;
+    fake_platform plain({.tls = false});
+    client_fixture f;
+    auto const listed_https = "https://localhost:" + std::to_string(download.port());
+    auto const listed_http = "http://localhost:" + std::to_string(plain.port());
+
+    // Listed, https, but the name resolves to loopback: refused when connecting.
+    api.push(status_only(302, {{"Location", download.url("/blob", "localhost")}}));
+    auto request = get(api.url("/files/1/content"));
+    request.redirect_origins = {listed_https, listed_http};
+    auto resolved = f.call(request);
+    CHECK(resolved.failure == outbound_failure::connect);
+    CHECK_THAT(resolved.detail, Catch::Contains("private") && Catch::Contains("not followed"));
+    CHECK(download.request_count() == 0);
+
+    // Listed, but plain http: the 302 comes back as it is.
+    api.push(status_only(302, {{"Location", listed_http + "/blob"}}));
+    auto downgrade = f.call(request);
+    REQUIRE(downgrade.failure == outbound_failure::none);
+    CHECK(downgrade.response.status == 302);
+    CHECK(plain.request_count() == 0);
+
+    // A loopback literal, even listed: returned too.
+    api.push(status_only(302, {{"Location", download.url("/blob")}}));
+    request.redirect_origins.push_back("https://127.0.0.1:" + std::to_string(download.port()));
+    auto literal = f.call(request);
+    REQUIRE(literal.failure == outbound_failure::none);
+    CHECK(literal.response.status == 302);
+    CHECK(download.request_count() == 0);
 }
 
 TEST_CASE("redirects stop after five hops", "[upstream]")

@@ -14,6 +14,8 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <regex>
 
 namespace toolgate::upstream_test {
 namespace json = boost::json;
@@ -183,14 +185,137 @@ json::value item_value(param_spec const& p, std::size_t index, std::size_t item,
     return json::string(text);
 }
 
+/// A string the schema's format, pattern and length bounds accept.
+std::string string_instance(json::object const& s, std::string const& name)
+{
+    std::string text = "v_" + name;
+    if (auto const* f = s.if_contains("format"); f && f->is_string()) {
+        auto const format = std::string(f->get_string());
+        if (format == "uri" || format == "URL") {
+            text = "https://example.test/" + text;
+        } else if (format == "date-time") {
+            text = "2024-03-15T10:20:30Z";
+        } else if (format == "date") {
+            text = "2024-03-15";
+        } else if (format == "email") {
+            text = "v@example.test";
+        } else if (format == "uuid") {
+            text = "123e4567-e89b-12d3-a456-426614174000";
+        } else if (format == "ipv4") {
+            text = "192.0.2.10";
+        } else if (format == "ipv6") {
+            text = "2001:db8::10";
+        } else if (format == "hostname") {
+            text = "example.test";
+        }
+    }
+    if (auto const* pattern = s.if_contains("pattern"); pattern && pattern->is_string()) {
+        std::regex const re(std::string(pattern->get_string()), std::regex::ECMAScript);
+        if (!std::regex_search(text, re)) {
+            // Values that the catalogue's patterns (identifiers, numbers, phone numbers,
+            // country codes, prefixed ids, paths) accept.
+            for (std::string candidate :
+                { "v_" + name, std::string("12"), std::string("GB"), std::string("+44.2079460000"),
+                    std::string("0123456789abcdef01234567"),
+                    std::string("0123456789abcdef0123456789abcdef"),
+                    std::string("https://example.test/x"), std::string("/path"),
+                    std::string("icfg_abc"), std::string("iap_abc"), std::string("ag_abc"),
+                    std::string("abc.def"), std::string("abc") }) {
+                if (std::regex_search(candidate, re)) {
+                    text = candidate;
+                    break;
+                }
+            }
+        }
+    }
+    if (auto const* m = s.if_contains("maxLength"); m && m->is_number()) {
+        text = text.substr(0, static_cast<std::size_t>(m->to_number<double>()));
+    }
+    if (auto const* m = s.if_contains("minLength"); m && m->is_number()) {
+        while (text.size() < static_cast<std::size_t>(m->to_number<double>())) {
+            text += 'x';
+        }
+    }
+    return text;
+}
+
+json::value number_instance(json::object const& s, bool integer)
+{
+    double value = 1;
+    if (auto const* m = s.if_contains("minimum"); m && m->is_number()) {
+        value = std::max(value, m->to_number<double>());
+    }
+    if (auto const* m = s.if_contains("exclusiveMinimum"); m && m->is_number()) {
+        value = std::max(value, m->to_number<double>() + 1);
+    }
+    if (auto const* m = s.if_contains("maximum"); m && m->is_number()) {
+        value = std::min(value, m->to_number<double>());
+    }
+    if (integer) {
+        return static_cast<std::int64_t>(std::ceil(value));
+    }
+    return value;
+}
+
+/// `schema` with its first oneOf/anyOf alternative and every allOf part folded in
+/// (properties and required lists joined), so that an object made from it satisfies them.
+json::object folded(json::object const& schema)
+{
+    json::object out = schema;
+    out.erase("oneOf");
+    out.erase("anyOf");
+    out.erase("allOf");
+    std::vector<json::object const*> parts;
+    for (std::string_view key : { "oneOf", "anyOf" }) {
+        if (auto const* alts = schema.if_contains(key);
+            parts.empty() && alts && alts->is_array() && !alts->get_array().empty()
+            && alts->get_array().front().is_object()) {
+            parts.push_back(&alts->get_array().front().get_object());
+        }
+    }
+    if (auto const* all = schema.if_contains("allOf"); all && all->is_array()) {
+        for (auto const& part : all->get_array()) {
+            if (part.is_object()) {
+                parts.push_back(&part.get_object());
+            }
+        }
+    }
+    for (auto const* part : parts) {
+        auto const inner = folded(*part);
+        for (auto const& [key, value] : inner) {
+            if (key == "properties" && value.is_object()) {
+                auto& props = out["properties"];
+                if (!props.is_object()) {
+                    props = json::object {};
+                }
+                for (auto const& [name, sub] : value.get_object()) {
+                    props.get_object()[name] = sub;
+                }
+            } else if (key == "required" && value.is_array()) {
+                auto& required = out["required"];
+                if (!required.is_array()) {
+                    required = json::array {};
+                }
+                for (auto const& name : value.get_array()) {
+                    required.get_array().push_back(name);
+                }
+            } else if (!out.contains(key)) {
+                out[key] = value;
+            }
+        }
+    }
+    return out;
+}
+
 /// A value that a JSON Schema (as the catalogue stores it) accepts; `all` fills optional
-/// properties too.
+/// properties too. Test helper: the server checks bodies and object arguments against these
+/// schemas, so every generated value must conform.
 json::value instance_of(json::value const& schema, bool all, std::string const& name, int depth)
 {
     if (!schema.is_object() || depth > 8) {
         return json::object {};
     }
-    auto const& s = schema.get_object();
+    auto const s = folded(schema.get_object());
     if (auto const* c = s.if_contains("const")) {
         return *c;
     }
@@ -199,12 +324,6 @@ json::value instance_of(json::value const& schema, bool all, std::string const& 
             if (!item.is_null()) {
                 return item;
             }
-        }
-    }
-    for (std::string_view key : { "oneOf", "anyOf", "allOf" }) {
-        if (auto const* alts = s.if_contains(key);
-            alts && alts->is_array() && !alts->get_array().empty()) {
-            return instance_of(alts->get_array().front(), all, name, depth + 1);
         }
     }
     std::string type;
@@ -221,7 +340,7 @@ json::value instance_of(json::value const& schema, bool all, std::string const& 
         }
     }
     if (type.empty()) {
-        type = s.contains("properties") ? "object" : "string";
+        type = s.contains("properties") || s.contains("required") ? "object" : "string";
     }
     if (type == "object") {
         json::object out;
@@ -231,11 +350,19 @@ json::value instance_of(json::value const& schema, bool all, std::string const& 
                 required.emplace_back(item.as_string());
             }
         }
-        if (auto const* props = s.if_contains("properties"); props && props->is_object()) {
+        auto const* props = s.if_contains("properties");
+        for (auto const& key : required) {
+            json::value sub = json::object { { "type", "string" } };
+            if (props && props->is_object()) {
+                if (auto const* p = props->get_object().if_contains(key)) {
+                    sub = *p;
+                }
+            }
+            out[key] = instance_of(sub, all, name + "_" + key, depth + 1);
+        }
+        if (all && props && props->is_object()) {
             for (auto const& [key, sub] : props->get_object()) {
-                bool const needed
-                    = std::find(required.begin(), required.end(), key) != required.end();
-                if (all || needed) {
+                if (!out.contains(key)) {
                     out[key] = instance_of(sub, all, name + "_" + std::string(key), depth + 1);
                 }
             }
@@ -248,41 +375,42 @@ json::value instance_of(json::value const& schema, bool all, std::string const& 
     }
     if (type == "array") {
         json::array out;
+        std::size_t count = 1;
+        if (auto const* m = s.if_contains("minItems"); m && m->is_number()) {
+            count = std::max<std::size_t>(count, static_cast<std::size_t>(m->to_number<double>()));
+        }
         if (auto const* items = s.if_contains("items")) {
-            out.push_back(instance_of(*items, all, name + "_item", depth + 1));
+            for (std::size_t i = 0; i < count; ++i) {
+                out.push_back(instance_of(*items, all, name + "_item" + std::to_string(i), depth + 1));
+            }
         }
         return out;
     }
     if (type == "integer" || type == "number") {
-        double minimum = 1;
-        if (auto const* m = s.if_contains("minimum"); m && m->is_number()) {
-            minimum = std::max(minimum, m->to_number<double>());
-        }
-        return static_cast<std::int64_t>(std::ceil(minimum));
+        return number_instance(s, type == "integer");
     }
     if (type == "boolean") {
         return true;
     }
-    std::string text = "v_" + name;
-    if (auto const* f = s.if_contains("format"); f && f->is_string()) {
-        if (f->get_string() == "uri") {
-            text = "https://example.test/" + text;
-        } else if (f->get_string() == "date-time") {
-            text = "2024-03-15T10:20:30Z";
-        } else if (f->get_string() == "email") {
-            text = "v@example.test";
-        }
+    if (type == "null") {
+        return nullptr;
     }
-    if (auto const* m = s.if_contains("maxLength"); m && m->is_number()) {
-        text = text.substr(0, static_cast<std::size_t>(m->to_number<double>()));
-    }
-    if (auto const* m = s.if_contains("minLength"); m && m->is_number()) {
-        while (text.size() < static_cast<std::size_t>(m->to_number<double>())) {
-            text += 'x';
-        }
-    }
-    return json::string(text);
+    return json::string(string_instance(s, name));
 }
+
+} // namespace
+
+std::string body_instance(tool_spec const& tool, variant v)
+{
+    if (tool.request_body_schema.empty()) {
+        return "{}";
+    }
+    auto body = instance_of(json::parse(tool.request_body_schema), v == variant::all, "body", 0);
+    // A schema that says nothing (`{}`) still asks for a JSON object as the body.
+    return body.is_object() || body.is_array() ? json::serialize(body) : std::string("{}");
+}
+
+namespace {
 
 json::value value_for(toolkit_spec const& toolkit, tool_spec const& tool, param_spec const& p,
     std::size_t index, variant v)
@@ -294,7 +422,7 @@ json::value value_for(toolkit_spec const& toolkit, tool_spec const& tool, param_
         return "execute";
     }
     if (p.in == param_location::request_body) {
-        return json::string(probe_body);
+        return json::string(body_instance(tool, v));
     }
     switch (p.type) {
     case json_type::string:
@@ -698,7 +826,9 @@ expected_request expect_request(
 
     if (tool.m_tool) {
         e.body = expected_request::body_kind::json;
-        e.json = json::parse(probe_body);
+        auto const* body = args.if_contains("request_body");
+        e.json = json::parse(body && body->is_string() ? std::string_view(body->get_string())
+                                                       : std::string_view("{}"));
         headers["content-type"] = "application/json";
     } else if (!e.files.empty() || tool.http.body_content_type.starts_with("multipart/")) {
         if (!e.files.empty() || !e.form.empty()) {

@@ -28,12 +28,13 @@ enum class variant {
 
 std::string_view variant_name(variant v);
 
-/// The request_body every generated M-tool call sends.
-inline constexpr std::string_view probe_body = R"({"probe":1})";
+/// The request_body a generated M-tool call sends: an instance of the tool's body schema
+/// (required fields only, or every field for `all`), as JSON text.
+std::string body_instance(toolkits::tool_spec const& tool, variant v);
 
 /// Schema-valid arguments for `tool`: strings `v_<param>` (in the `all` variant with a tail
 /// of characters that must be percent-encoded), distinctive integers, `true`, two-item arrays,
-/// objects built from the parameter's schema; M-tools in mode `execute` with `probe_body`.
+/// objects built from the parameter's schema; M-tools in mode `execute` with `body_instance`.
 boost::json::object make_arguments(
     toolkits::toolkit_spec const& toolkit, toolkits::tool_spec const& tool, variant v);
 

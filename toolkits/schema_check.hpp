@@ -1,0 +1,28 @@
+// JSON Schema checks of structured arguments: an M-tool's `request_body` against its body
+// schema, and object parameters against theirs, before anything is sent (security review 17).
+// valijson does the checking (draft 7, which covers every keyword our catalogue's schemas use).
+#pragma once
+
+#include <boost/json/value.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace toolgate::toolkits {
+
+/// Checks `value` against the serialised JSON Schema `schema` (text with static storage: a
+/// catalogue entry; its compiled form is cached by address). Returns nullopt when it conforms,
+/// otherwise what is wrong, naming where ("at /gitSource/type: ..."), for the argument named
+/// `argument`. A schema that cannot be compiled is not checked (the catalogue test makes sure
+/// every one can).
+std::optional<std::string> check_against_schema(std::string_view argument, std::string_view schema,
+                                                boost::json::value const& value);
+
+/// Whether the schema's top-level type is "array" (a body that is a list, not an object).
+bool schema_wants_array(std::string_view schema);
+
+/// Whether `schema` compiles (for the catalogue test). The error text when not.
+std::optional<std::string> schema_compile_error(std::string_view schema);
+
+} // namespace toolgate::toolkits
