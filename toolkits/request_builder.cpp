@@ -5,6 +5,7 @@
 
 #include "toolkits/request_body.hpp"
 #include "toolkits/schema_check.hpp"
+#include "toolkits/wire_forms.hpp"
 #include "transport/http_text.hpp"
 
 #include <boost/json/parse.hpp>
@@ -13,6 +14,7 @@
 #include <boost/url/rfc/unreserved_chars.hpp>
 
 #include <algorithm>
+#include <deque>
 #include <cctype>
 
 namespace toolgate::toolkits {
@@ -175,6 +177,9 @@ struct request_parts {
     std::vector<form_field> form;
     bool multipart = false;
     std::string request_body; ///< M-tool JSON text
+    /// Arguments turned from their published form into the platform's (wire_forms.hpp);
+    /// `body` points into it, so it never reallocates.
+    std::deque<json::value> converted;
 };
 
 void add_query(std::string& query, std::string_view key, std::string_view encoded_value)
@@ -395,6 +400,13 @@ tool_result<void> collect_arguments(toolkit_spec const& toolkit, tool_spec const
                                             p.wire_name == "usemarker" && value == nullptr);
         if (value == nullptr || value->is_null()) {
             continue; // never send what the caller did not give, not even a default
+        }
+        if (has_wire_forms(p.schema)) {
+            auto wire = to_wire_form(p.name, p.schema, *value);
+            if (!wire) {
+                return wire.error();
+            }
+            value = &parts.converted.emplace_back(std::move(*wire));
         }
         if (quirk != nullptr && quirk->kind == quirk_kind::multipart_file) {
             add_form_param(parts, p, *value, arguments, quirk);

@@ -20,6 +20,7 @@ namespace {
 namespace json = boost::json;
 
 struct compiled {
+    json::value document;                     ///< the schema text, parsed
     std::unique_ptr<valijson::Schema> schema; ///< null when the text did not compile
     std::string error;
     bool wants_array = false; ///< the schema's top-level type is "array"
@@ -51,7 +52,8 @@ std::unique_ptr<compiled> compile(std::string_view text)
 {
     auto out = std::make_unique<compiled>();
     try {
-        auto doc = json::parse(text);
+        out->document = json::parse(text);
+        auto doc = out->document; // checked in a relaxed copy (relax_one_of)
         relax_one_of(doc);
         if (auto const* top = doc.if_object()) {
             auto const* type = top->if_contains("type");
@@ -138,6 +140,11 @@ std::optional<std::string> check_against_schema(std::string_view argument, std::
         message += " at " + pointer_of(deepest.context) + ": " + deepest.description;
     }
     return message;
+}
+
+json::value const& parsed_schema(std::string_view schema)
+{
+    return compiled_for(schema).document;
 }
 
 bool schema_wants_array(std::string_view schema)

@@ -19,6 +19,10 @@ namespace toolgate::toolkits {
 std::optional<std::string> check_against_schema(std::string_view argument, std::string_view schema,
                                                 boost::json::value const& value);
 
+/// The schema text parsed (cached by address, like the compiled form); null when it does not
+/// parse.
+boost::json::value const& parsed_schema(std::string_view schema);
+
 /// Whether the schema's top-level type is "array" (a body that is a list, not an object).
 bool schema_wants_array(std::string_view schema);
 

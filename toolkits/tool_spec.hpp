@@ -54,7 +54,9 @@ struct param_spec {
     std::uint32_t max_length = 0; ///< 0: no limit
     value_format format = value_format::none;
     std::uint32_t min_length = 0; ///< 0: no limit
-    std::string_view schema;      ///< object parameters: their serialised JSON Schema, else ""
+    /// Structured parameters (objects, lists of JSON texts): their serialised JSON Schema in
+    /// its published form, with `x-toolgate-wire` markers (toolkits/wire_forms.hpp); else "".
+    std::string_view schema;
 };
 
 struct header_spec {

@@ -244,7 +244,7 @@ std::optional<std::string> validate_arguments(toolkit_spec const& toolkit, tool_
         if (auto problem = check_value(p, *v)) {
             return problem;
         }
-        if (p.type == json_type::object && !p.schema.empty()) {
+        if (!p.schema.empty()) {
             if (auto problem = check_against_schema(p.name, p.schema, *v)) {
                 return problem;
             }

@@ -39,10 +39,13 @@ void check_schema(json::value const& node, bool prose_allowed)
     if (auto const* r = o.if_contains("$ref")) {
         CHECK_FALSE(std::string_view(r->as_string()).starts_with("#/components"));
     }
+    // Vendor examples never: they are the vendor's prose. Descriptions only where ours go
+    // (the descriptions issue adds them to body fields and published forms).
+    CHECK_FALSE(o.contains("example"));
+    CHECK_FALSE(o.contains("examples"));
+    CHECK_FALSE(o.contains("title"));
     if (!prose_allowed) {
         CHECK_FALSE(o.contains("description"));
-        CHECK_FALSE(o.contains("example"));
-        CHECK_FALSE(o.contains("examples"));
     }
     for (auto const& [key, value] : o) {
         if (key == "properties" || key == "$defs" || key == "patternProperties") {
@@ -102,24 +105,30 @@ TEST_CASE("M-tools take mode and request_body as the conventions say", "[toolkit
             CHECK(s.at("required").as_array().size() >= 1);
             CHECK(s.at("required").as_array()[0] == "mode");
             REQUIRE_FALSE(tool.request_body_schema.empty());
-            check_schema(json::parse(tool.request_body_schema), false);
+            check_schema(json::parse(tool.request_body_schema), true);
         }
     }
     CHECK(m_tools == 150);
 }
 
-TEST_CASE("object parameters carry a prose-free schema", "[toolkits][schema]")
+TEST_CASE("structured parameters carry a schema without vendor examples", "[toolkits][schema]")
 {
+    std::size_t structured = 0;
     for (auto const* kit : all_toolkits()) {
         for (auto const& tool : kit->tools) {
             for (auto const& p : tool.params) {
                 if (p.type == json_type::object) {
+                    CHECK_FALSE(p.schema.empty());
+                }
+                if (!p.schema.empty()) {
                     INFO(kit->name << "." << tool.name << " " << p.name);
-                    check_schema(json::parse(p.schema), false);
+                    ++structured;
+                    check_schema(json::parse(p.schema), true);
                 }
             }
         }
     }
+    CHECK(structured >= 14);
 }
 
 TEST_CASE("limits and formats the specification states are in the schemas", "[toolkits][schema]")
@@ -139,4 +148,114 @@ TEST_CASE("limits and formats the specification states are in the schemas", "[to
     CHECK(prop("VectorDbApi.RestoreBackup", "backup_identifier").contains("pattern"));
     CHECK(prop("KanbanApi.AddAttachmentToKanbanCard", "attachment_url").at("pattern") ==
           "^https?://");
+}
+
+namespace {
+
+/// Why `node` cannot be turned into a strict-mode schema without changing what it accepts
+/// (OpenAI structured outputs / the Agents SDK's strict conversion: every property required,
+/// optional ones nullable, objects closed), or "" when it can.
+std::string strict_obstacle(json::value const& node, std::string const& where)
+{
+    auto const* o = node.if_object();
+    if (!o) {
+        return {};
+    }
+    for (auto key : {"oneOf", "allOf", "not", "if", "then", "else", "patternProperties",
+                     "dependentSchemas", "$ref"}) {
+        if (o->contains(key)) {
+            return where + ": uses " + key;
+        }
+    }
+    auto const* type = o->if_contains("type");
+    if (!type && !o->contains("anyOf") && !o->contains("enum") && !o->contains("const")) {
+        return where + ": has no type (any value)";
+    }
+    auto const is = [&](std::string_view t) {
+        if (!type) {
+            return false;
+        }
+        if (type->is_string()) {
+            return type->get_string() == t;
+        }
+        for (auto const& item : type->as_array()) {
+            if (item.is_string() && item.get_string() == t) {
+                return true;
+            }
+        }
+        return false;
+    };
+    if (is("object")) {
+        auto const* props = o->if_contains("properties");
+        if (!props) {
+            return where + ": an object without declared properties";
+        }
+        auto const* extra = o->if_contains("additionalProperties");
+        if (!extra || !extra->is_bool() || extra->get_bool()) {
+            return where + ": an object open to other properties";
+        }
+        for (auto const& [name, sub] : props->as_object()) {
+            if (auto why = strict_obstacle(sub, where + "." + std::string(name)); !why.empty()) {
+                return why;
+            }
+        }
+    }
+    if (is("array")) {
+        auto const* items = o->if_contains("items");
+        if (!items) {
+            return where + ": an array with no item schema";
+        }
+        if (auto why = strict_obstacle(*items, where + "[]"); !why.empty()) {
+            return why;
+        }
+    }
+    if (auto const* any = o->if_contains("anyOf")) {
+        for (auto const& branch : any->as_array()) {
+            if (auto why = strict_obstacle(branch, where + "|"); !why.empty()) {
+                return why;
+            }
+        }
+    }
+    return {};
+}
+
+} // namespace
+
+TEST_CASE("every tool's inputSchema converts to strict mode without changing what it accepts",
+          "[toolkits][schema]")
+{
+    // Issue 11 item 10: strict clients (OpenAI's Agents SDK, structured outputs) and LangChain's
+    // adapter must get every tool as it is; the published forms (tools/schema_forms.py) make
+    // that possible.
+    std::vector<std::string> refused;
+    for (auto const* kit : all_toolkits()) {
+        for (auto const& tool : kit->tools) {
+            auto const why = strict_obstacle(json::parse(tool.input_schema),
+                                             std::string(kit->name) + "_" + std::string(tool.name));
+            if (!why.empty()) {
+                refused.push_back(why);
+            }
+        }
+    }
+    INFO("first: " << (refused.empty() ? std::string() : refused.front()));
+    CHECK(refused.empty());
+}
+
+TEST_CASE("no single-element type lists, and no oneOf objects told apart by a const",
+          "[toolkits][schema]")
+{
+    // The Inspector's strict lint warns on `"type":["string"]`; LangChain merges oneOf
+    // branches and keeps only the last const.
+    for (auto const* kit : all_toolkits()) {
+        for (auto const& tool : kit->tools) {
+            INFO(kit->name << "." << tool.name);
+            auto const text = tool.input_schema;
+            for (auto at = text.find(R"("type":[)"); at != std::string_view::npos;
+                 at = text.find(R"("type":[)", at + 1)) {
+                auto const list = text.substr(at, text.find(']', at) - at);
+                CHECK(list.find(',') != std::string_view::npos); // at least two types
+            }
+            CHECK(tool.input_schema.find(R"("oneOf")") == std::string_view::npos);
+        }
+    }
 }

@@ -569,3 +569,62 @@ TEST_CASE("The host a secret holds never appears in an error, whatever the failu
         CHECK(text.find("127.0.0.1") == std::string::npos);
     }
 }
+
+TEST_CASE("Published forms go to the platform in its own form", "[upstream][request]")
+{
+    // Issue 11 item 10: a map is published as {key, value} pairs and free-form JSON as JSON
+    // text, so strict clients take the tool; the platform still gets its map and objects.
+    upstream_stack s;
+    auto webhook = s.call("SearchApi.CreateWebhookForNotifications",
+        args(R"({"webhook_configuration":{"events":["webset.created"],)"
+             R"("url":"https://hooks.example.test/in",)"
+             R"("metadata":[{"key":"team","value":"sales"},{"key":"env","value":"prod"}]}})"));
+    CHECK_FALSE(webhook.is_error);
+    auto seen = s.fake.requests();
+    REQUIRE(seen.size() == 1);
+    CHECK(json::parse(seen[0].body)
+        == json::parse(R"({"events":["webset.created"],"url":"https://hooks.example.test/in",)"
+                       R"("metadata":{"team":"sales","env":"prod"}})"));
+
+    auto component = s.call("DeskApi.AddAssetComponent",
+        args(R"({"asset_display_id":7,"component_type":"Processor",)"
+             R"("component_data":["{\"manufacturer\":\"Intel\",\"cpu_speed\":\"2.1 GHz\"}"]})"));
+    CHECK_FALSE(component.is_error);
+    seen = s.fake.requests();
+    REQUIRE(seen.size() == 2);
+    CHECK(json::parse(seen[1].body).at("component_data")
+        == json::parse(R"([{"manufacturer":"Intel","cpu_speed":"2.1 GHz"}])"));
+
+    auto broken = s.call("DeskApi.AddAssetComponent",
+        args(R"({"asset_display_id":7,"component_data":["{not json"]})"));
+    CHECK(broken.is_error);
+    CHECK_THAT(text_of(broken),
+        Catch::Contains("`component_data` at /0") && Catch::Contains("expected JSON text"));
+    CHECK(s.fake.request_count() == 2);
+}
+
+TEST_CASE("request_body is checked against the tool's body schema before sending",
+    "[upstream][request]")
+{
+    // Security review finding 17.
+    upstream_stack s;
+    auto const call = [&](std::string_view body) {
+        json::object a;
+        a["mode"] = "execute";
+        a["request_body"] = body;
+        return s.call("DeployApi.CreateEdgeConfig", a);
+    };
+    auto array = call("[1,2]");
+    CHECK(array.is_error);
+    CHECK_THAT(text_of(array), Catch::Contains("must be a JSON object"));
+    auto wrong = call(R"({"slug":"has spaces"})");
+    CHECK(wrong.is_error);
+    CHECK_THAT(text_of(wrong), Catch::Contains("at /slug"));
+    auto missing = call(R"({"items":{}})");
+    CHECK(missing.is_error);
+    CHECK_THAT(text_of(missing), Catch::Contains("slug"));
+    CHECK(s.fake.request_count() == 0);
+    auto ok = call(R"({"slug":"my-config_1"})");
+    CHECK_FALSE(ok.is_error);
+    CHECK(s.fake.request_count() == 1);
+}

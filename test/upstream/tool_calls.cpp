@@ -13,6 +13,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <regex>
@@ -316,6 +317,17 @@ json::value instance_of(json::value const& schema, bool all, std::string const& 
         return json::object {};
     }
     auto const s = folded(schema.get_object());
+    if (auto const* m = s.if_contains("x-toolgate-wire"); m && m->is_string()) {
+        // Published forms (tools/schema_forms.py): JSON text, or a map as {key, value} pairs.
+        if (m->get_string() == "json") {
+            return json::string(R"({"v_)" + name + R"(":1})");
+        }
+        json::value value = json::string("v_" + name);
+        if (auto const* items = s.if_contains("items")) {
+            value = instance_of(items->at("properties").at("value"), all, name + "_value", depth + 1);
+        }
+        return json::array { json::object { { "key", "v_" + name + "_key" }, { "value", value } } };
+    }
     if (auto const* c = s.if_contains("const")) {
         return *c;
     }
@@ -398,6 +410,53 @@ json::value instance_of(json::value const& schema, bool all, std::string const& 
     return json::string(string_instance(s, name));
 }
 
+/// What the platform receives for a value given in a published form (the test's own
+/// reading of tools/schema_forms.py: {key, value} lists are maps, JSON texts are their JSON).
+json::value platform_value(json::value const& schema, json::value const& value)
+{
+    auto const* s = schema.if_object();
+    if (!s) {
+        return value;
+    }
+    if (auto const* m = s->if_contains("x-toolgate-wire"); m && m->is_string()) {
+        if (m->get_string() == "json" && value.is_string()) {
+            return json::parse(value.get_string());
+        }
+        if (m->get_string() == "map" && value.is_array()) {
+            json::object out;
+            auto const& value_schema = s->at("items").at("properties").at("value");
+            for (auto const& pair : value.get_array()) {
+                out[pair.at("key").as_string()] = platform_value(value_schema, pair.at("value"));
+            }
+            return out;
+        }
+    }
+    if (auto const* props = s->if_contains("properties"); props && value.is_object()) {
+        json::object out;
+        for (auto const& [key, member] : value.get_object()) {
+            auto const* sub = props->as_object().if_contains(key);
+            out[key] = sub ? platform_value(*sub, member) : member;
+        }
+        return out;
+    }
+    if (auto const* items = s->if_contains("items"); items && value.is_array()) {
+        json::array out;
+        for (auto const& item : value.get_array()) {
+            out.push_back(platform_value(*items, item));
+        }
+        return out;
+    }
+    return value;
+}
+
+json::value platform_form(param_spec const& p, json::value const& value)
+{
+    if (p.schema.empty()) {
+        return value;
+    }
+    return platform_value(json::parse(p.schema), value);
+}
+
 } // namespace
 
 std::string body_instance(tool_spec const& tool, variant v)
@@ -433,6 +492,9 @@ json::value value_for(toolkit_spec const& toolkit, tool_spec const& tool, param_
     case json_type::boolean:
         return true;
     case json_type::array: {
+        if (!p.schema.empty()) {
+            return instance_of(json::parse(p.schema), v == variant::all, std::string(p.name), 0);
+        }
         json::array items;
         items.push_back(item_value(p, index, 0, v));
         items.push_back(item_value(p, index, 1, v));
@@ -752,6 +814,7 @@ expected_request expect_request(
     bool body_given = false;
     json::value const* entire = nullptr;
     bool has_body_params = false;
+    std::deque<json::value> platform_values; // what each argument becomes on the wire
     for (auto const& p : tool.params) {
         has_body_params = has_body_params || p.in == param_location::body;
         usemarker_param = usemarker_param
@@ -760,7 +823,8 @@ expected_request expect_request(
         if (!given(args, p.name)) {
             continue;
         }
-        auto const& value = args.at(p.name);
+        // Kept alive for the whole function: `entire` may point at it.
+        auto const& value = platform_values.emplace_back(platform_form(p, args.at(p.name)));
         switch (p.in) {
         case param_location::query:
             marker_given = marker_given || p.wire_name == "marker";

@@ -40,14 +40,37 @@ void copy_number(json::object const& p, json::object& prop, std::string_view fro
     }
 }
 
+/// `node` without toolgate's own `x-toolgate-wire` markers (they tell the request builder how
+/// to turn a published form back into the platform's; clients have no use for them).
+json::value without_markers(json::value const& node)
+{
+    if (auto const* o = node.if_object()) {
+        json::object out;
+        for (auto const& [key, value] : *o) {
+            if (key != "x-toolgate-wire") {
+                out[key] = without_markers(value);
+            }
+        }
+        return out;
+    }
+    if (auto const* a = node.if_array()) {
+        json::array out;
+        for (auto const& value : *a) {
+            out.push_back(without_markers(value));
+        }
+        return out;
+    }
+    return node;
+}
+
 json::object property(json::object const& p)
 {
     json::object prop;
     auto type = get_string(p, "type", "parameter");
-    if (type == "object") {
-        // An object parameter carries its own (already cleaned) schema.
-        prop = p.at("schema").as_object();
-        prop["type"] = "object";
+    if (auto const* schema = p.if_contains("schema"); schema && schema->is_object()) {
+        // A structured parameter carries its own (already published) schema.
+        prop = without_markers(*schema).as_object();
+        prop["type"] = type;
     } else {
         prop["type"] = type;
     }
@@ -57,7 +80,7 @@ json::object property(json::object const& p)
     if (auto const* e = p.if_contains("enum"); e && e->is_array() && !e->as_array().empty()) {
         prop["enum"] = *e;
     }
-    if (type == "array") {
+    if (type == "array" && !prop.contains("items")) {
         prop["items"] = json::object{{"type", get_string(p, "item_type", "parameter")}};
     }
     copy_number(p, prop, "minimum", "minimum");
