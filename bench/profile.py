@@ -35,7 +35,7 @@ def start_toolgate(build, ca, base, env, procs):
     port = run.free_port()
     argv = [os.path.join(build, "bin", "toolgate"), "--transport", "http", "--port", str(port),
             "--threads", "1", "--ca-file", ca, "--log-level", "warn"]
-    argv += [f"--base-url={t}={base}" for t in run.TOOLKITS]
+    argv += [f"--base-url={t}={base}" for t in run.TOOLKITS] + ["--tool-mode", "full"]
     p = run.Process("toolgate", run.pinned(run.SERVER_CPU, argv), env=env)
     procs.append(p)
     run.wait_healthy(port, p)
@@ -115,7 +115,7 @@ def main():
             argv = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}",
                     toolgate, "--transport", "http", "--port", str(port), "--threads", "1",
                     "--ca-file", ca, "--log-level", "warn"]
-            argv += [f"--base-url={t}={base}" for t in run.TOOLKITS]
+            argv += [f"--base-url={t}={base}" for t in run.TOOLKITS] + ["--tool-mode", "full"]
             p = run.Process(f"toolgate-{kind}", run.pinned(run.SERVER_CPU, argv), env=env)
             procs.append(p)
             run.wait_healthy(port, p, deadline_s=120)

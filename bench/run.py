@@ -400,8 +400,10 @@ def main():
         base = f"https://127.0.0.1:{pport}"
         env = dict(os.environ, **{s: "bench-secret" for s in SECRETS})
         env["VECTORDB_SERVER_URL"] = base
+        # --tool-mode full: the benchmark compares full listings with the SDK server's.
         tg_flags = [f"--base-url={t}={base}" for t in TOOLKITS] + ["--ca-file", ca,
-                                                                  "--log-level", "warn"]
+                                                                  "--log-level", "warn",
+                                                                  "--tool-mode", "full"]
         ts_flags = ["--catalogue", os.path.join(ROOT, "toolkits"), "--ca-file", ca]
         for t in TOOLKITS:
             ts_flags += ["--base-url", f"{t}={base}"]

@@ -88,8 +88,28 @@ std::string batch_reply::flatten() const
     return out;
 }
 
+namespace {
+
+std::shared_ptr<tool_view const> whole_view(tool_pages const& pages, std::string instructions)
+{
+    auto view = std::make_shared<tool_view>();
+    // Not owned: the caller keeps `pages` alive for the dispatcher's life.
+    view->pages = std::shared_ptr<tool_pages const>(std::shared_ptr<void>(), &pages);
+    view->instructions = std::move(instructions);
+    return view;
+}
+
+} // namespace
+
 dispatcher::dispatcher(server_identity identity, tool_pages const& pages, tool_index const& index)
-    : identity_(std::move(identity)), pages_(pages), index_(index)
+    : identity_(std::move(identity)), default_view_(whole_view(pages, identity_.instructions)),
+      index_(index)
+{
+}
+
+dispatcher::dispatcher(server_identity identity, std::shared_ptr<tool_view const> default_view,
+                       tool_index const& index)
+    : identity_(std::move(identity)), default_view_(std::move(default_view)), index_(index)
 {
 }
 
@@ -135,6 +155,12 @@ std::string dispatcher::call_reply(tool_call const& call, call_result const& res
 
 outcome dispatcher::dispatch(message const& msg, legacy_session& session) const
 {
+    return dispatch(msg, session, default_view_);
+}
+
+outcome dispatcher::dispatch(message const& msg, legacy_session& session,
+                             view_ptr const& view) const
+{
     if (msg.kind() == message_kind::response) {
         return no_reply{}; // we send no requests, so there is nothing to match it to
     }
@@ -151,12 +177,12 @@ outcome dispatcher::dispatch(message const& msg, legacy_session& session) const
     }
     // §2: the claim decides; a claim naming a legacy revision we list goes the legacy way.
     if (has_version_claim(msg.params()) && !is_legacy_version(claimed_version(msg.params()))) {
-        return dispatch_modern(msg);
+        return dispatch_modern(msg, view);
     }
-    return dispatch_legacy(msg, session);
+    return dispatch_legacy(msg, session, view);
 }
 
-outcome dispatcher::dispatch_modern(message const& msg) const
+outcome dispatcher::dispatch_modern(message const& msg, view_ptr const& view) const
 {
     auto meta = read_request_meta(msg.params());
     if (auto const* error = std::get_if<rpc_error>(&meta)) {
@@ -179,18 +205,18 @@ outcome dispatcher::dispatch_modern(message const& msg) const
         json::object result;
         result["supportedVersions"] = version_list();
         result["capabilities"] = capabilities();
-        if (!identity_.instructions.empty()) {
-            result["instructions"] = identity_.instructions;
+        if (!view->instructions.empty()) {
+            result["instructions"] = view->instructions;
         }
         result["ttlMs"] = 3'600'000;
-        result["cacheScope"] = "public";
+        result["cacheScope"] = view->per_client ? "private" : "public";
         return result_reply(msg.id(), std::move(result), true);
     }
     if (method == names::tools_list) {
-        return list_tools(msg, m.protocol_version, true);
+        return list_tools(msg, m.protocol_version, true, *view);
     }
     if (method == names::tools_call) {
-        auto call = read_call(msg);
+        auto call = read_call(msg, view);
         if (auto const* error = std::get_if<rpc_error>(&call)) {
             auto out = error_reply(msg.id(), *error, true);
             out.http_status = 200; // unknown tool / bad params: a handler error (§3 row 10)
@@ -209,11 +235,12 @@ outcome dispatcher::dispatch_modern(message const& msg) const
     return error_reply(msg.id(), make_error(error_code::method_not_found, why), true);
 }
 
-outcome dispatcher::dispatch_legacy(message const& msg, legacy_session& session) const
+outcome dispatcher::dispatch_legacy(message const& msg, legacy_session& session,
+                                    view_ptr const& view) const
 {
     auto const method = msg.method();
     if (method == names::initialize) {
-        return initialize(msg, session);
+        return initialize(msg, session, *view);
     }
     if (method == names::ping) {
         return result_reply(msg.id(), json::object(), false); // L9: any time
@@ -237,10 +264,10 @@ outcome dispatcher::dispatch_legacy(message const& msg, legacy_session& session)
                            false);
     }
     if (method == names::tools_list) {
-        return list_tools(msg, session.version, false);
+        return list_tools(msg, session.version, false, *view);
     }
     if (method == names::tools_call) {
-        auto call = read_call(msg);
+        auto call = read_call(msg, view);
         if (auto const* error = std::get_if<rpc_error>(&call)) {
             return error_reply(msg.id(), *error, false);
         }
@@ -270,7 +297,8 @@ outcome dispatcher::dispatch_legacy(message const& msg, legacy_session& session)
                        false);
 }
 
-outcome dispatcher::initialize(message const& msg, legacy_session& session) const
+outcome dispatcher::initialize(message const& msg, legacy_session& session,
+                               tool_view const& view) const
 {
     if (session.initialized) {
         return error_reply(msg.id(),
@@ -301,15 +329,16 @@ outcome dispatcher::initialize(message const& msg, legacy_session& session) cons
     result["protocolVersion"] = version;
     result["capabilities"] = capabilities();
     result["serverInfo"] = identity_.info_object();
-    if (!identity_.instructions.empty()) {
-        result["instructions"] = identity_.instructions;
+    if (!view.instructions.empty()) {
+        result["instructions"] = view.instructions;
     }
     auto out = result_reply(msg.id(), std::move(result), false);
     out.opened_session = true;
     return out;
 }
 
-outcome dispatcher::list_tools(message const& msg, std::string_view version, bool modern) const
+outcome dispatcher::list_tools(message const& msg, std::string_view version, bool modern,
+                               tool_view const& view) const
 {
     std::string_view cursor;
     if (auto const* params = msg.params()) {
@@ -323,7 +352,7 @@ outcome dispatcher::list_tools(message const& msg, std::string_view version, boo
             cursor = c->get_string();
         }
     }
-    auto page = pages_.page(cursor, list_variant_for(version));
+    auto page = view.pages->page(cursor, list_variant_for(version));
     if (auto const* error = std::get_if<rpc_error>(&page)) {
         auto out = error_reply(msg.id(), *error, modern);
         out.http_status = 200; // a handler error, not an envelope error (§3 row 10)
@@ -339,7 +368,8 @@ outcome dispatcher::list_tools(message const& msg, std::string_view version, boo
     return out;
 }
 
-std::variant<tool_call, rpc_error> dispatcher::read_call(message const& msg) const
+std::variant<tool_call, rpc_error> dispatcher::read_call(message const& msg,
+                                                        view_ptr const& view) const
 {
     auto const* params = msg.params();
     auto const* name = params ? params->if_contains("name") : nullptr;
@@ -357,8 +387,23 @@ std::variant<tool_call, rpc_error> dispatcher::read_call(message const& msg) con
         call.arguments = args->get_object();
     }
     call.tool = index_.find(name->get_string());
+    if (call.tool && !view->allows(index_.position(*call.tool))) {
+        if (!view->refusal.empty()) {
+            json::object data;
+            data["tool"] = clipped(name->get_string());
+            return make_error(error_code::invalid_params,
+                              fmt::format("Tool {} is not available here: {}",
+                                          clipped(name->get_string()), view->refusal),
+                              json::value(std::move(data)));
+        }
+        call.tool = nullptr; // outside this connection's selection: as if unknown
+    }
     if (!call.tool) {
-        auto const close = index_.suggest(name->get_string());
+        auto close = index_.suggest(name->get_string());
+        std::erase_if(close, [&](std::string const& candidate) {
+            auto const* known = index_.find(candidate);
+            return known == nullptr || !view->allows(index_.position(*known));
+        });
         auto const shown = clipped(name->get_string());
         std::string message = fmt::format("Unknown tool: {}", shown);
         json::object data;
@@ -375,6 +420,7 @@ std::variant<tool_call, rpc_error> dispatcher::read_call(message const& msg) con
                           json::value(std::move(data)));
     }
     call.progress_token = progress_token_of(params);
+    call.view = view;
     return call;
 }
 

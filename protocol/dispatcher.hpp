@@ -9,6 +9,7 @@
 #include "protocol/server_identity.hpp"
 #include "protocol/tool_index.hpp"
 #include "protocol/tool_pages.hpp"
+#include "protocol/tool_view.hpp"
 
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
@@ -83,6 +84,7 @@ struct tool_call {
     bool modern = false;
     std::optional<log_level> level;  ///< notifications/message threshold, none = no logs
     boost::json::value progress_token; ///< null when the client asked for no progress
+    std::shared_ptr<tool_view const> view; ///< what the request may see (the meta-tools filter by it)
 
     /// Whether running it can send notifications (progress or logs) before the result: only
     /// then does an HTTP answer need to be ready to turn into an event stream.
@@ -100,11 +102,20 @@ using outcome = std::variant<no_reply, reply, tool_call, cancel_call>;
 
 class dispatcher {
 public:
-    /// `pages` and `index` must outlive the dispatcher.
+    /// `pages` and `index` must outlive the dispatcher; the default view lists `pages` and
+    /// may call every tool.
     dispatcher(server_identity identity, tool_pages const& pages, tool_index const& index);
+    /// `index` must outlive the dispatcher; `default_view` answers requests that name none.
+    dispatcher(server_identity identity, std::shared_ptr<tool_view const> default_view,
+               tool_index const& index);
 
     /// Decides one message. Mutates `session` for initialize and logging/setLevel only.
     outcome dispatch(message const& msg, legacy_session& session) const;
+    /// The same, for a request that sees the served tools through `view`.
+    outcome dispatch(message const& msg, legacy_session& session,
+                     std::shared_ptr<tool_view const> const& view) const;
+
+    std::shared_ptr<tool_view const> const& default_view() const { return default_view_; }
 
     /// A serialised error reply with the status Streamable HTTP uses for it.
     reply error_reply(boost::json::value const& id, rpc_error error, bool modern) const;
@@ -114,16 +125,19 @@ public:
     server_identity const& identity() const { return identity_; }
 
 private:
-    outcome dispatch_modern(message const& msg) const;
-    outcome dispatch_legacy(message const& msg, legacy_session& session) const;
-    outcome initialize(message const& msg, legacy_session& session) const;
-    outcome list_tools(message const& msg, std::string_view version, bool modern) const;
-    std::variant<tool_call, rpc_error> read_call(message const& msg) const;
+    using view_ptr = std::shared_ptr<tool_view const>;
+    outcome dispatch_modern(message const& msg, view_ptr const& view) const;
+    outcome dispatch_legacy(message const& msg, legacy_session& session,
+                            view_ptr const& view) const;
+    outcome initialize(message const& msg, legacy_session& session, tool_view const& view) const;
+    outcome list_tools(message const& msg, std::string_view version, bool modern,
+                       tool_view const& view) const;
+    std::variant<tool_call, rpc_error> read_call(message const& msg, view_ptr const& view) const;
     reply result_reply(boost::json::value const& id, boost::json::object result,
                        bool modern) const;
 
     server_identity identity_;
-    tool_pages const& pages_;
+    std::shared_ptr<tool_view const> default_view_;
     tool_index const& index_;
 };
 

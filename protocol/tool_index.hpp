@@ -20,6 +20,13 @@ public:
     tool_descriptor const* find(std::string_view name) const;
     /// Up to `limit` listed names closest to `name` (edit distance, case-insensitive).
     std::vector<std::string> suggest(std::string_view name, std::size_t limit = 3) const;
+    /// The served tools, in their positions.
+    std::span<const tool_descriptor> tools() const { return tools_; }
+    /// Where `tool` (one of tools()) stands.
+    std::size_t position(tool_descriptor const& tool) const
+    {
+        return static_cast<std::size_t>(&tool - tools_.data());
+    }
 
 private:
     std::span<const tool_descriptor> tools_;

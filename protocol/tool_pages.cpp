@@ -53,6 +53,14 @@ void append_tool(std::string& out, tool_descriptor const& tool, tool_naming nami
 
 } // namespace
 
+std::string tool_definition(tool_descriptor const& tool, tool_naming naming, list_variant variant)
+{
+    std::string out;
+    out.reserve(tool.input_schema.size() + tool.description.size() + 200);
+    append_tool(out, tool, naming, variant);
+    return out;
+}
+
 list_variant list_variant_for(std::string_view version)
 {
     if (is_modern_version(version)) {
@@ -61,16 +69,37 @@ list_variant list_variant_for(std::string_view version)
     return allows_title(version) ? list_variant::legacy : list_variant::legacy_no_title;
 }
 
+namespace {
+
+std::vector<tool_descriptor const*> pointers_to(std::span<const tool_descriptor> tools)
+{
+    std::vector<tool_descriptor const*> out;
+    out.reserve(tools.size());
+    for (auto const& tool : tools) {
+        out.push_back(&tool);
+    }
+    return out;
+}
+
+} // namespace
+
 tool_pages::tool_pages(std::span<const tool_descriptor> tools, tool_naming naming,
                        std::size_t page_size, server_identity identity)
-    : tools_(tools), naming_(naming), page_size_(page_size), identity_(std::move(identity))
+    : tool_pages(pointers_to(tools), naming, page_size, std::move(identity))
+{
+}
+
+tool_pages::tool_pages(std::vector<tool_descriptor const*> tools, tool_naming naming,
+                       std::size_t page_size, server_identity identity, cache_scope scope)
+    : tools_(std::move(tools)), naming_(naming), scope_(scope), page_size_(page_size),
+      identity_(std::move(identity))
 {
     // The fingerprint ties cursors to this exact listing: a cursor from another selection,
     // page size or build is refused rather than silently misread.
     std::uint32_t hash = 2166136261u;
     hash = fnv1a(hash, fmt::format("{}:{}:{}", page_size, int(naming), identity_.version));
-    for (auto const& tool : tools_) {
-        hash = fnv1a(hash, tool.name);
+    for (auto const* tool : tools_) {
+        hash = fnv1a(hash, tool->name);
     }
     fingerprint_ = hash;
 }
@@ -104,7 +133,7 @@ void tool_pages::build(list_variant variant) const
             if (i != begin) {
                 out += ',';
             }
-            append_tool(out, tools_[i], naming_, variant);
+            append_tool(out, *tools_[i], naming_, variant);
         }
         out += ']';
         if (p + 1 < count) {
@@ -115,9 +144,10 @@ void tool_pages::build(list_variant variant) const
             // MCP 2026-07-28 server/utilities/caching: ttlMs and cacheScope on list results.
             json::object meta;
             meta[names::meta_server_info] = identity_.info_object();
-            out += fmt::format(R"(,"resultType":"complete","ttlMs":{},"cacheScope":"public",)"
+            out += fmt::format(R"(,"resultType":"complete","ttlMs":{},"cacheScope":"{}",)"
                                R"("_meta":{})",
-                               list_ttl_ms, json::serialize(meta));
+                               list_ttl_ms, scope_ == cache_scope::shared ? "public" : "private",
+                               json::serialize(meta));
         }
         out += '}';
         pages.push_back(std::move(out));

@@ -25,12 +25,24 @@ enum class list_variant : std::uint8_t { legacy_no_title, legacy, modern };
 
 list_variant list_variant_for(std::string_view version);
 
+/// Whether a listing may be cached by anyone (the server's own) or only by the client that
+/// asked (a listing shaped by per-connection choices): 2026-07-28 `cacheScope`.
+enum class cache_scope : std::uint8_t { shared, per_client };
+
+/// One tool as tools/list and the discovery meta-tools publish it (compact JSON).
+std::string tool_definition(tool_descriptor const& tool, tool_naming naming, list_variant variant);
+
 class tool_pages {
 public:
     /// `page_size` 0 puts every tool on one page (many clients read only the first page).
     /// `tools` must outlive this object.
     tool_pages(std::span<const tool_descriptor> tools, tool_naming naming, std::size_t page_size,
                server_identity identity);
+    /// A listing of some of the served tools, in this order. The descriptors must outlive this
+    /// object.
+    tool_pages(std::vector<tool_descriptor const*> tools, tool_naming naming,
+               std::size_t page_size, server_identity identity,
+               cache_scope scope = cache_scope::shared);
 
     /// The serialised ListToolsResult for `cursor` ("" or absent: the first page). A cursor
     /// that this server did not issue for this listing is -32602.
@@ -43,8 +55,9 @@ private:
     void build(list_variant variant) const;
     std::string cursor_for(std::size_t page) const;
 
-    std::span<const tool_descriptor> tools_;
+    std::vector<tool_descriptor const*> tools_;
     tool_naming naming_;
+    cache_scope scope_ = cache_scope::shared;
     std::size_t page_size_;
     server_identity identity_;
     std::uint32_t fingerprint_;

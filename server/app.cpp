@@ -2,9 +2,11 @@
 #include "server/app.hpp"
 
 #include "server/logging.hpp"
+#include "server/protocol_stack.hpp"
 
 #include <spdlog/spdlog.h>
 
+#include <cstdio>
 #include <exception>
 #include <iostream>
 
@@ -32,11 +34,19 @@ int run_main(int argc, char** argv, service_factory const& make_service)
         if (!svc.provider) {
             return 0; // the factory handled a one-shot command (--list-*)
         }
-        if (cfg->transport == "http") {
-            return serve_http(*cfg, ioc, *svc.provider, svc.summary);
+        if (cfg->list_tools) {
+            // `--list-tools --json --tool-mode discovery`: what tools/list answers in that mode.
+            protocol_stack stack(*cfg, svc);
+            auto page = std::get<std::string_view>(stack.views().default_view()->pages->page(
+                "", protocol::list_variant::legacy));
+            std::fwrite(page.data(), 1, page.size(), stdout);
+            std::fputc('\n', stdout);
+            return 0;
         }
-        spdlog::info("toolgate {} on stdio: {}", toolgate_version(), svc.summary);
-        return serve_stdio(*cfg, ioc, *svc.provider);
+        if (cfg->transport == "http") {
+            return serve_http(*cfg, ioc, svc);
+        }
+        return serve_stdio(*cfg, ioc, svc);
     } catch (std::exception const& e) {
         // Start-up configuration problems: one clear line, status 2.
         std::cerr << "toolgate: " << e.what() << '\n';

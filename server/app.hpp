@@ -3,6 +3,7 @@
 #pragma once
 
 #include "server/config.hpp"
+#include "toolkits/search_index.hpp"
 #include "toolkits/tool_provider.hpp"
 
 #include <boost/asio/io_context.hpp>
@@ -21,6 +22,11 @@ struct service {
     std::vector<std::shared_ptr<void>> owned;
     std::unique_ptr<toolkits::tool_provider> provider;
     std::string summary; ///< one line for the start-up banner (toolkits, tools, secrets)
+    /// The provider's tools as the search meta-tool reads them (catalogue texts); empty: their
+    /// descriptors' names and descriptions.
+    std::vector<toolkits::search_entry> search_texts;
+    /// For the instructions: which secrets the served toolkits need (names only).
+    std::string credentials_note;
 };
 
 using service_factory = std::function<service(config const&, boost::asio::io_context&)>;
@@ -30,10 +36,9 @@ using service_factory = std::function<service(config const&, boost::asio::io_con
 int run_main(int argc, char** argv, service_factory const& make_service);
 
 /// Serves MCP over stdin/stdout until stdin closes or a signal arrives.
-int serve_stdio(config const& cfg, boost::asio::io_context& ioc, toolkits::tool_provider& tools);
+int serve_stdio(config const& cfg, boost::asio::io_context& ioc, service& svc);
 /// Serves Streamable HTTP until a signal arrives.
-int serve_http(config const& cfg, boost::asio::io_context& ioc, toolkits::tool_provider& tools,
-               std::string const& summary);
+int serve_http(config const& cfg, boost::asio::io_context& ioc, service& svc);
 
 std::string const& toolgate_version();
 

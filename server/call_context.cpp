@@ -23,9 +23,10 @@ json::value number(double v)
 routed_call_context::routed_call_context(std::shared_ptr<transport::message_sink> sink,
                                          json::value progress_token,
                                          std::optional<protocol::log_level> threshold,
-                                         std::string version)
+                                         std::string version,
+                                         std::shared_ptr<protocol::tool_view const> view)
     : sink_(std::move(sink)), token_(std::move(progress_token)), threshold_(threshold),
-      version_(std::move(version))
+      version_(std::move(version)), view_(std::move(view))
 {
 }
 

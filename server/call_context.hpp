@@ -20,13 +20,15 @@ class routed_call_context : public toolkits::call_context {
 public:
     routed_call_context(std::shared_ptr<transport::message_sink> sink,
                         boost::json::value progress_token,
-                        std::optional<protocol::log_level> threshold, std::string version);
+                        std::optional<protocol::log_level> threshold, std::string version,
+                        std::shared_ptr<protocol::tool_view const> view = {});
 
     void report_progress(double progress, std::optional<double> total,
                          std::string_view message) override;
     void log(protocol::log_level level, std::string_view logger,
              boost::json::value data) override;
     std::string_view protocol_version() const override { return version_; }
+    protocol::tool_view const* view() const override { return view_.get(); }
 
     /// After this, nothing more is sent for the call (progress must stop at the response).
     void finish() { finished_ = true; }
@@ -36,6 +38,7 @@ private:
     boost::json::value token_;
     std::optional<protocol::log_level> threshold_;
     std::string version_;
+    std::shared_ptr<protocol::tool_view const> view_;
     std::mutex mutex_;
     double last_progress_ = -1;
     std::atomic<bool> finished_{false};

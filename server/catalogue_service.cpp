@@ -5,6 +5,7 @@
 #include "toolkits/catalogue.hpp"
 #include "toolkits/catalogue_provider.hpp"
 #include "toolkits/credentials.hpp"
+#include "toolkits/discovery.hpp"
 #include "toolkits/http_executor.hpp"
 #include "toolkits/listing.hpp"
 #include "toolkits/selection.hpp"
@@ -127,6 +128,30 @@ std::string summarise(toolkits::catalogue_provider const& provider,
                        missing.empty() ? "none" : fmt::format("{}", fmt::join(missing, ", ")));
 }
 
+/// For the instructions: each served toolkit's secrets, by name ("StoreApi needs
+/// STORE_ACCESS_TOKEN; ...").
+std::string credentials_note(toolkits::catalogue_provider const& provider)
+{
+    std::set<std::string_view> kits;
+    for (auto const& tool : provider.tools()) {
+        if (auto ref = provider.spec_of(tool)) {
+            kits.insert(ref->toolkit->name);
+        }
+    }
+    std::string out = "Credentials are set where toolgate runs, never passed as arguments:";
+    bool first = true;
+    for (auto name : kits) {
+        auto const* kit = toolkits::find_toolkit(name);
+        if (kit == nullptr || kit->secrets.empty()) {
+            continue;
+        }
+        out += fmt::format("{} {} needs {}", first ? "" : ";", name, fmt::join(kit->secrets, ", "));
+        first = false;
+    }
+    out += ". A call whose secret is missing says which one.";
+    return out;
+}
+
 } // namespace
 
 service make_catalogue_service(config const& cfg, boost::asio::io_context& ioc)
@@ -136,7 +161,10 @@ service make_catalogue_service(config const& cfg, boost::asio::io_context& ioc)
         print(cfg.list_json ? toolkits::list_toolkits_json() : toolkits::list_toolkits_text());
         return {};
     }
-    if (cfg.list_tools) {
+    if (cfg.list_tools && cfg.tool_mode == "discovery" && cfg.list_json) {
+        // Falls through: the listing a discovery-mode client gets is printed by run_main once
+        // the protocol objects exist.
+    } else if (cfg.list_tools) {
         std::vector<std::string> only;
         if (!cfg.list_toolkit.empty()) {
             only.push_back(cfg.list_toolkit);
@@ -160,6 +188,8 @@ service make_catalogue_service(config const& cfg, boost::asio::io_context& ioc)
     auto provider = std::make_unique<toolkits::catalogue_provider>(sel, *executor);
     service svc;
     svc.summary = summarise(*provider, *credentials);
+    svc.search_texts = toolkits::search_entries(*provider);
+    svc.credentials_note = credentials_note(*provider);
     svc.provider = std::move(provider);
     svc.owned = {client, credentials, executor};
     return svc;

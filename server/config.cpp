@@ -124,6 +124,21 @@ std::optional<config> parse_config(int argc, char** argv, int& exit_code,
                    "how tools/list names tools: wire (StoreApi_DeleteFolder) or dotted")
         ->check(CLI::IsMember({"wire", "dotted"}));
     app.add_option("--page-size", c.page_size, "tools per tools/list page (0: all on one page)");
+    app.add_option("--tool-mode", c.tool_mode,
+                   "full: list every tool; discovery: list the search/describe/call meta-tools "
+                   "(every tool stays callable by name); auto: full up to --max-listed-tools")
+        ->check(CLI::IsMember({"full", "discovery", "auto"}))
+        ->envname("TOOLGATE_TOOL_MODE");
+    app.add_option("--max-listed-tools", c.max_listed_tools,
+                   "with --tool-mode auto: list every tool when at most this many are served")
+        ->check(CLI::Range(std::size_t(1), std::size_t(100000)));
+    app.add_option("--pin", c.pins,
+                   "in discovery mode, also list the tools matching this glob, e.g. "
+                   "'KanbanApi.GetBoard*' (repeatable)");
+    app.add_flag("--read-only", c.read_only,
+                 "serve only tools that read (annotated read-only): others are neither listed, "
+                 "found nor callable")
+        ->envname("TOOLGATE_READ_ONLY");
 
     app.add_option("--base-url", c.base_urls,
                    "replace a toolkit's platform URL: Toolkit=https://host[:port][/prefix] "

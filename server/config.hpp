@@ -54,6 +54,10 @@ struct config {
     std::vector<std::string> tools;      ///< tool globs (empty: all)
     std::string tool_names = "wire";     ///< wire (Toolkit_Tool) | dotted (Toolkit.Tool)
     std::size_t page_size = 0;           ///< 0: one page
+    std::string tool_mode = "auto";      ///< full | discovery | auto
+    std::size_t max_listed_tools = 40;   ///< auto: full listing up to this many tools
+    std::vector<std::string> pins;       ///< tool globs listed beside the meta-tools
+    bool read_only = false;              ///< only read-only tools are served
 
     // Upstream
     std::vector<std::string> base_urls;  ///< Toolkit=URL overrides

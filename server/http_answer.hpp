@@ -28,6 +28,7 @@ struct answer_format {
 boost::asio::awaitable<void> answer_request(router& r, protocol::message msg,
                                             std::shared_ptr<conversation> conv,
                                             std::string principal,
+                                            std::shared_ptr<protocol::tool_view const> view,
                                             transport::http_responder& out, answer_format format,
                                             transport::header_list extra_headers);
 

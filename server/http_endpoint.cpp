@@ -5,6 +5,7 @@
 #include "protocol/names.hpp"
 #include "protocol/request_meta.hpp"
 #include "protocol/versions.hpp"
+#include "server/connection_choices.hpp"
 #include "server/http_answer.hpp"
 #include "server/modern_headers.hpp"
 
@@ -197,6 +198,28 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
                                         "text/event-stream"));
         co_return;
     }
+    // Per-connection choices (query parameters, Toolgate-* headers) narrow what is served.
+    std::shared_ptr<protocol::tool_view const> view;
+    if (options_.views != nullptr) {
+        auto choice = read_connection_choices(request);
+        std::string problem;
+        if (auto const* why = std::get_if<std::string>(&choice)) {
+            problem = *why;
+        } else {
+            auto picked = options_.views->view_for(std::get<view_choice>(choice));
+            if (auto const* why_not = std::get_if<std::string>(&picked)) {
+                problem = *why_not;
+            } else {
+                view = std::move(std::get<std::shared_ptr<protocol::tool_view const>>(picked));
+            }
+        }
+        if (!problem.empty()) {
+            std::string body = error_body(nullptr, protocol::error_code::invalid_request,
+                                          "Bad Request: " + problem);
+            co_await out.respond(400, json_headers(), std::move(body));
+            co_return;
+        }
+    }
     auto parsed = protocol::parse_json(request.body, {router_.max_depth()});
     if (auto const* error = std::get_if<protocol::rpc_error>(&parsed)) {
         co_await out.respond(400, json_headers(), protocol::serialize_error(nullptr, *error));
@@ -263,8 +286,8 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
             co_await out.respond(reply.http_status, json_headers(), std::move(reply.text));
             co_return;
         }
-        co_await answer_request(router_, std::move(msg), nullptr, std::move(principal), out,
-                                {accepts.sse, accepts.gzip ? &gzip_ : nullptr}, {});
+        co_await answer_request(router_, std::move(msg), nullptr, std::move(principal), view,
+                                out, {accepts.sse, accepts.gzip ? &gzip_ : nullptr}, {});
         co_return;
     }
 
@@ -313,7 +336,7 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
         }
         json::value const init_id = msg.id();
         auto conv = sessions_.make_conversation();
-        auto reply = co_await router_.handle(std::move(msg), conv, discard_sink());
+        auto reply = co_await router_.handle(std::move(msg), conv, discard_sink(), view);
         header_list headers = json_headers();
         if (reply && reply->opened_session) {
             std::string version;
@@ -354,7 +377,7 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
     } else {
         conv = sessions_.make_conversation(); // L9: ping needs no session
     }
-    co_await answer_request(router_, std::move(msg), conv, std::move(principal), out,
+    co_await answer_request(router_, std::move(msg), conv, std::move(principal), view, out,
                             {accepts.sse, accepts.gzip ? &gzip_ : nullptr}, {});
 }
 

@@ -5,6 +5,7 @@
 #include "server/client_auth.hpp"
 #include "server/router.hpp"
 #include "server/session_registry.hpp"
+#include "server/tool_views.hpp"
 #include "transport/gzip_splice.hpp"
 #include "transport/http_types.hpp"
 #include "transport/origin_policy.hpp"
@@ -17,6 +18,9 @@ struct endpoint_options {
     std::string path = "/mcp";
     bool loopback_bind = true; ///< check Host against loopback names (DNS rebinding)
     client_auth const* auth = nullptr; ///< client authentication; null: none (outlives us)
+    /// Per-connection choices (query parameters, Toolgate-* headers) pick a view here; null:
+    /// the dispatcher's own view for every request. Outlives the endpoint.
+    tool_views* views = nullptr;
 };
 
 class mcp_http_endpoint final : public transport::http_handler {

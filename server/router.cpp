@@ -188,7 +188,8 @@ router::router(toolkits::tool_provider& provider, protocol::dispatcher const& di
 asio::awaitable<std::optional<std::string>>
 router::run_call(protocol::tool_call call, std::shared_ptr<transport::message_sink> sink)
 {
-    routed_call_context context(std::move(sink), call.progress_token, call.level, call.version);
+    routed_call_context context(std::move(sink), call.progress_token, call.level, call.version,
+                                call.view);
     if (spdlog::should_log(spdlog::level::debug)) {
         // Secret-named arguments are masked at every level (issue 6 item 6).
         spdlog::debug("tools/call id={} tool={} arguments={}", log_id(call.id),
@@ -282,9 +283,10 @@ void router::on_text(std::shared_ptr<conversation> conv, std::string text,
 
 asio::awaitable<std::optional<protocol::reply>>
 router::handle(protocol::message msg, std::shared_ptr<conversation> conv,
-               std::shared_ptr<transport::message_sink> stream)
+               std::shared_ptr<transport::message_sink> stream,
+               std::shared_ptr<protocol::tool_view const> view)
 {
-    auto decided = decide(msg, conv.get());
+    auto decided = decide(msg, conv.get(), view);
     if (auto* r = std::get_if<protocol::reply>(&decided)) {
         co_return std::move(*r);
     }
@@ -296,13 +298,20 @@ router::handle(protocol::message msg, std::shared_ptr<conversation> conv,
 
 router::decision router::decide(protocol::message const& msg, conversation* conv)
 {
+    return decide(msg, conv, dispatcher_.default_view());
+}
+
+router::decision router::decide(protocol::message const& msg, conversation* conv,
+                                std::shared_ptr<protocol::tool_view const> const& view)
+{
+    auto const& seen = view ? view : dispatcher_.default_view();
     protocol::outcome outcome;
     if (conv) {
         std::lock_guard lock(conv->mutex);
-        outcome = dispatcher_.dispatch(msg, conv->session);
+        outcome = dispatcher_.dispatch(msg, conv->session, seen);
     } else {
         protocol::legacy_session stateless; // modern requests never touch it
-        outcome = dispatcher_.dispatch(msg, stateless);
+        outcome = dispatcher_.dispatch(msg, stateless, seen);
     }
     if (auto* r = std::get_if<protocol::reply>(&outcome)) {
         return std::move(*r);

@@ -69,7 +69,8 @@ public:
     /// cancellation slot cancels the call.
     boost::asio::awaitable<std::optional<protocol::reply>>
     handle(protocol::message msg, std::shared_ptr<conversation> conv,
-           std::shared_ptr<transport::message_sink> stream);
+           std::shared_ptr<transport::message_sink> stream,
+           std::shared_ptr<protocol::tool_view const> view = {});
 
     /// handle() in two steps, so that a caller can see whether a tool call may send
     /// notifications before choosing how to answer. decide() answers what needs no tool and
@@ -77,6 +78,10 @@ public:
     /// to run_decided().
     using decision = std::variant<std::monostate, protocol::reply, protocol::tool_call>;
     decision decide(protocol::message const& msg, conversation* conv);
+    /// decide() for a request that sees the served tools through `view` (per-connection
+    /// choices); null: the server's own view.
+    decision decide(protocol::message const& msg, conversation* conv,
+                    std::shared_ptr<protocol::tool_view const> const& view);
     boost::asio::awaitable<std::optional<protocol::reply>>
     run_decided(protocol::tool_call call, std::shared_ptr<conversation> conv,
                 std::shared_ptr<transport::message_sink> stream, std::string principal = {});

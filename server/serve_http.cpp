@@ -2,6 +2,7 @@
 #include "server/app.hpp"
 #include "server/client_auth.hpp"
 #include "server/http_endpoint.hpp"
+#include "server/protocol_stack.hpp"
 #include "server/router.hpp"
 #include "server/session_registry.hpp"
 #include "transport/http_listener.hpp"
@@ -112,8 +113,7 @@ private:
 
 } // namespace
 
-int serve_http(config const& cfg, asio::io_context& ioc, toolkits::tool_provider& tools,
-               std::string const& summary)
+int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
 {
     auto auth = client_auth::from_config(cfg);
     if (!is_loopback_address(cfg.host) && !auth && !cfg.allow_unauthenticated) {
@@ -132,14 +132,8 @@ int serve_http(config const& cfg, asio::io_context& ioc, toolkits::tool_provider
         spdlog::info("client authentication on; terminate TLS in front of {}:{} (A12)", cfg.host,
                      cfg.port);
     }
-    protocol::server_identity identity;
-    identity.version = toolgate_version();
-    auto naming = cfg.tool_names == "dotted" ? protocol::tool_naming::dotted
-                                             : protocol::tool_naming::wire;
-    protocol::tool_pages pages(tools.tools(), naming, cfg.page_size, identity);
-    protocol::tool_index index(tools.tools());
-    protocol::dispatcher dispatcher(identity, pages, index);
-    router r(tools, dispatcher,
+    protocol_stack stack(cfg, svc);
+    router r(stack.provider(), stack.dispatcher(),
              {cfg.max_depth, cfg.max_inflight_per_session, cfg.max_inflight,
               cfg.max_inflight_per_principal});
 
@@ -154,7 +148,8 @@ int serve_http(config const& cfg, asio::io_context& ioc, toolkits::tool_provider
     sessions.set_max_sessions_per_principal(cfg.max_sessions_per_principal);
     transport::origin_policy origins(cfg.allowed_origins);
     mcp_http_endpoint endpoint(r, sessions, origins,
-                               {cfg.path, is_loopback_address(cfg.host), auth.get()});
+                               {cfg.path, is_loopback_address(cfg.host), auth.get(),
+                                &stack.views()});
     transport::http_limits limits;
     limits.max_body_bytes = cfg.max_body_bytes;
     limits.header_timeout = cfg.header_timeout;
@@ -221,7 +216,7 @@ int serve_http(config const& cfg, asio::io_context& ioc, toolkits::tool_provider
 
     // Last: whoever waits for the banner (a supervisor, a test) may signal at once, and the
     // handlers above must be in place by then.
-    print_banner(cfg, listener.port(), summary);
+    print_banner(cfg, listener.port(), svc.summary + "; " + stack.views().mode_summary());
 
     std::vector<std::thread> workers;
     for (unsigned i = 1; i < cfg.threads; ++i) {

@@ -2,6 +2,7 @@
 #include "protocol/dispatcher.hpp"
 #include "protocol/jsonrpc.hpp"
 #include "server/app.hpp"
+#include "server/protocol_stack.hpp"
 #include "server/router.hpp"
 #include "transport/stdio_channel.hpp"
 
@@ -17,23 +18,13 @@
 namespace toolgate::server {
 namespace asio = boost::asio;
 
-namespace {
-
-protocol::tool_naming naming_of(config const& cfg)
+int serve_stdio(config const& cfg, asio::io_context& ioc, service& svc)
 {
-    return cfg.tool_names == "dotted" ? protocol::tool_naming::dotted : protocol::tool_naming::wire;
-}
-
-} // namespace
-
-int serve_stdio(config const& cfg, asio::io_context& ioc, toolkits::tool_provider& tools)
-{
-    protocol::server_identity identity;
-    identity.version = toolgate_version();
-    protocol::tool_pages pages(tools.tools(), naming_of(cfg), cfg.page_size, identity);
-    protocol::tool_index index(tools.tools());
-    protocol::dispatcher dispatcher(identity, pages, index);
-    router r(tools, dispatcher, {cfg.max_depth, cfg.max_inflight_per_session, cfg.max_inflight});
+    protocol_stack stack(cfg, svc);
+    router r(stack.provider(), stack.dispatcher(),
+             {cfg.max_depth, cfg.max_inflight_per_session, cfg.max_inflight});
+    spdlog::info("toolgate {} on stdio: {}; {}", toolgate_version(), svc.summary,
+                 stack.views().mode_summary());
 
     auto conv = std::make_shared<conversation>(ioc.get_executor());
     auto channel = std::make_shared<transport::stdio_channel>(ioc.get_executor(), cfg.max_line_bytes);

@@ -87,9 +87,18 @@ bool glob_match(std::string_view pattern, std::string_view text)
 
 bool selection::includes(toolkit_spec const& toolkit, tool_spec const& tool) const
 {
-    if (!toolkits_.empty() &&
-        !std::binary_search(toolkits_.begin(), toolkits_.end(), toolkit.name)) {
+    if (read_only_ && !tool.read_only) {
         return false;
+    }
+    if (!toolkits_.empty()) {
+        // `Toolkit` serves all of it; the toolset `Toolkit:read` its read-only tools.
+        bool const whole = std::binary_search(toolkits_.begin(), toolkits_.end(), toolkit.name);
+        bool const reads = tool.read_only &&
+                           std::binary_search(toolkits_.begin(), toolkits_.end(),
+                                              std::string(toolkit.name) + std::string(read_suffix));
+        if (!whole && !reads) {
+            return false;
+        }
     }
     return patterns_.empty() || std::any_of(patterns_.begin(), patterns_.end(), [&](auto& p) {
                return matches(p, toolkit, tool);
@@ -118,17 +127,29 @@ std::string selection::key() const
         }
         return out.empty() ? std::string("*") : out;
     };
-    return "toolkits=" + join(toolkits_) + ";tools=" + join(patterns_);
+    return "toolkits=" + join(toolkits_) + ";tools=" + join(patterns_) +
+           (read_only_ ? ";read-only" : "");
 }
 
-selection make_selection(std::span<const std::string> toolkits, std::span<const std::string> tools)
+selection make_selection(std::span<const std::string> toolkits, std::span<const std::string> tools,
+                         bool read_only)
 {
     selection sel;
+    sel.read_only_ = read_only;
     sel.toolkits_ = split_items(toolkits);
-    for (auto const& name : sel.toolkits_) {
+    for (auto const& entry : sel.toolkits_) {
+        std::string_view name = entry;
+        if (name.ends_with(read_suffix)) {
+            name.remove_suffix(read_suffix.size());
+        } else if (auto const colon = name.find(':'); colon != std::string_view::npos) {
+            throw selection_error("unknown toolset `" + entry + "`: a toolkit's toolsets are `" +
+                                  std::string(name.substr(0, colon)) + "` (all of it) and `" +
+                                  std::string(name.substr(0, colon)) + std::string(read_suffix) +
+                                  "` (its read-only tools)");
+        }
         if (!find_toolkit(name)) {
-            throw selection_error("unknown toolkit `" + name + "` (known: " + known_toolkits() +
-                                  ")");
+            throw selection_error("unknown toolkit `" + std::string(name) +
+                                  "` (known: " + known_toolkits() + ")");
         }
     }
     for (auto& p : split_items(tools)) {

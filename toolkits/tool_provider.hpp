@@ -4,6 +4,7 @@
 
 #include "protocol/log_level.hpp"
 #include "protocol/tool_descriptor.hpp"
+#include "protocol/tool_view.hpp"
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/json/object.hpp>
@@ -27,6 +28,9 @@ public:
     virtual void log(log_level level, std::string_view logger, boost::json::value data) = 0;
     /// The protocol revision of the request (e.g. "2025-11-25", "2026-07-28").
     virtual std::string_view protocol_version() const = 0;
+    /// What the request may see of the served tools (per-connection choices, read-only mode);
+    /// nullptr: everything. The discovery meta-tools search, describe and call within it.
+    virtual protocol::tool_view const* view() const { return nullptr; }
 };
 
 /// A set of tools. Immutable after construction, shared across threads.

@@ -64,13 +64,22 @@ function addFormat(prop, format) {
     else if (format === 'trimmed') prop.pattern = '^\\S(.*\\S)?$';
 }
 
+// The published form drops toolgate's own `x-toolgate-wire` markers (tools/schema_forms.py).
+function withoutMarkers(node) {
+    if (Array.isArray(node)) return node.map(withoutMarkers);
+    if (node === null || typeof node !== 'object') return node;
+    const out = {};
+    for (const [k, v] of Object.entries(node)) if (k !== 'x-toolgate-wire') out[k] = withoutMarkers(v);
+    return out;
+}
+
 function propertySchema(p) {
     let prop;
-    if (p.type === 'object') prop = { ...p.schema, type: 'object' };
+    if (p.schema && typeof p.schema === 'object') prop = { ...withoutMarkers(p.schema), type: p.type };
     else prop = { type: p.type };
     if (typeof p.description === 'string') prop.description = p.description;
     if (Array.isArray(p.enum) && p.enum.length > 0) prop.enum = p.enum;
-    if (p.type === 'array') prop.items = { type: p.item_type };
+    if (p.type === 'array' && !prop.items) prop.items = { type: p.item_type };
     for (const [from, to] of [['minimum', 'minimum'], ['maximum', 'maximum'], ['min_length', 'minLength'],
         ['max_length', 'maxLength']]) {
         if (typeof p[from] === 'number') prop[to] = p[from];

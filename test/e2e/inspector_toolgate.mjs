@@ -25,7 +25,9 @@ await main(async () => {
     'not available, counts are only checked to be >= 0'}`);
   const port = await closedLoopbackPort();
   const toolkits = [...new Set((catalogue ?? []).map((t) => String(t.name).split(/[._]/)[0]))];
-  const serverArgs = toolkits.flatMap((tk) => ['--base-url', `${tk}=http://127.0.0.1:${port}`]);
+  // --tool-mode full: this test checks the whole catalogue as a client lists it.
+  const serverArgs = ['--tool-mode', 'full',
+                      ...toolkits.flatMap((tk) => ['--base-url', `${tk}=http://127.0.0.1:${port}`])];
 
   const servers = [];
   async function targetFor(extra) {

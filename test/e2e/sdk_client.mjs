@@ -61,6 +61,7 @@ if (serverKind === 'toolgate') {
   catalogue = listToolsJson(bin);
   const port = await closedLoopbackPort();
   const toolkits = [...new Set((catalogue ?? []).map((t) => String(t.name).split(/[._]/)[0]))];
+  serverArgs.push('--tool-mode', 'full'); // the whole catalogue, as this test compares it
   for (const tk of toolkits) serverArgs.push('--base-url', `${tk}=http://127.0.0.1:${port}`);
 }
 

@@ -225,7 +225,7 @@ TEST_CASE("http: --port 0 binds 127.0.0.1 by default (H28)", "[http]")
 TEST_CASE("http: a full tools/list goes out gzip-compressed to clients that accept it",
     "[http][gzip]")
 {
-    http_server_process server(toolgate_bin); // the real catalogue: a 1150-tool page
+    http_server_process server(toolgate_bin, { "--tool-mode", "full" }); // a 1150-tool page
     auto const session = http_initialize(server.port());
     auto const plain = mcp_post(server.port(), list_request, session);
     REQUIRE(plain.status == 200);
@@ -258,7 +258,7 @@ TEST_CASE("http: a full tools/list goes out gzip-compressed to clients that acce
 TEST_CASE("http: small answers and 2026-07-28 listings follow the same gzip rules",
     "[http][gzip]")
 {
-    http_server_process server(toolgate_bin);
+    http_server_process server(toolgate_bin, { "--tool-mode", "full" });
     header_pairs const gzip { { "Accept-Encoding", "gzip" } };
     auto const session = http_initialize(server.port());
     // A ping is tiny: never compressed, whatever the client accepts.
@@ -284,7 +284,7 @@ TEST_CASE("http: small answers and 2026-07-28 listings follow the same gzip rule
 TEST_CASE("http: every page of a paged tools/list is compressed on its own and decodes",
     "[http][gzip]")
 {
-    http_server_process server(toolgate_bin, { "--page-size", "300" });
+    http_server_process server(toolgate_bin, { "--page-size", "300", "--tool-mode", "full" });
     auto const session = http_initialize(server.port());
     std::size_t tools = 0;
     std::string cursor;

@@ -1,0 +1,346 @@
+// BM25F search over tool texts (see search_index.hpp).
+//
+// Scoring (Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25 and Beyond",
+// 2009, §4.1, the simple BM25F): per document, a word's frequency in each field is normalised
+// by that field's length against its average and multiplied by the field's weight; the sum is
+// saturated once, tf / (k1 + tf), and multiplied by the word's idf. Those per-document
+// contributions are computed at build time, so a search adds up precomputed numbers.
+#include "toolkits/search_index.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <unordered_set>
+
+namespace toolgate::toolkits {
+namespace {
+
+constexpr double k1 = 1.2;
+constexpr double b = 0.75;
+
+/// Field weights: the name is the most reliable summary of a tool, the description says what
+/// it does and when to use it, parameter texts add vocabulary (and some noise), and the
+/// toolkit's own description only tips the balance between platforms.
+enum field : std::size_t { name_field, title_field, description_field, params_field, toolkit_field };
+constexpr std::array<double, 5> field_weight = {3.0, 1.0, 2.0, 0.6, 0.3};
+
+/// Query words widened by these, at this weight of the word's own.
+constexpr double synonym_weight = 0.5;
+
+std::unordered_set<std::string_view> const& stopwords()
+{
+    static std::unordered_set<std::string_view> const words = {
+        "a",     "an",    "the",   "and",   "or",    "nor",   "of",    "to",    "in",
+        "on",    "for",   "with",  "by",    "at",    "from",  "as",    "into",  "onto",
+        "about", "via",   "per",   "is",    "are",   "was",   "were",  "be",    "been",
+        "being", "am",    "it",    "its",   "this",  "that",  "these", "those", "there",
+        "here",  "i",     "me",    "my",    "we",    "us",    "our",   "you",   "your",
+        "he",    "him",   "his",   "she",   "her",   "they",  "them",  "their", "do",
+        "does",  "did",   "can",   "could", "would", "should", "will", "shall", "may",
+        "might", "must",  "please", "what", "which", "who",   "whom",  "whose", "when",
+        "where", "how",   "why",   "if",    "then",  "than",  "so",    "just",  "also",
+        "only",  "want",  "need",  "like",  "some",  "any",   "one",   "all"};
+    return words;
+}
+
+bool is_vowel(char c)
+{
+    return c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u' || c == 'y';
+}
+
+bool has_vowel(std::string_view s)
+{
+    return std::any_of(s.begin(), s.end(), is_vowel);
+}
+
+/// Light, conservative suffix stripping: plurals, -ing, -ed, then a final -e, so that
+/// archive, archives, archived and archiving meet, as do file and files.
+std::string stem(std::string w)
+{
+    if (w == "ids") {
+        return "id"; // the one short plural that matters here
+    }
+    if (w.size() <= 3 || std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        return w;
+    }
+    if (w.ends_with("ies") && w.size() > 4) {
+        w.replace(w.size() - 3, 3, "y");
+    } else if (w.ends_with("sses")) {
+        w.resize(w.size() - 2);
+    } else if (w.ends_with("s") && !w.ends_with("ss") && !w.ends_with("us") && !w.ends_with("is")) {
+        w.pop_back();
+    }
+    auto const undouble = [&w] {
+        if (w.size() > 3 && w[w.size() - 1] == w[w.size() - 2] && w.back() != 'l' &&
+            w.back() != 's' && w.back() != 'z') {
+            w.pop_back();
+        }
+    };
+    if (w.ends_with("ing") && w.size() >= 6 && has_vowel(std::string_view(w).substr(0, w.size() - 3))) {
+        w.resize(w.size() - 3);
+        undouble();
+    } else if (w.ends_with("ed") && w.size() >= 5 &&
+               has_vowel(std::string_view(w).substr(0, w.size() - 2))) {
+        w.resize(w.size() - 2);
+        undouble();
+    }
+    if (w.ends_with("e") && w.size() >= 4) {
+        w.pop_back();
+    }
+    return w;
+}
+
+bool upper(char c) { return c >= 'A' && c <= 'Z'; }
+bool lower(char c) { return c >= 'a' && c <= 'z'; }
+bool digit(char c) { return c >= '0' && c <= '9'; }
+
+/// Words of an identifier or of prose: runs of letters split where case turns
+/// (`GetOidcDiscovery` -> Get Oidc Discovery, `XMLFile` -> XML File), runs of digits, and
+/// every other character a separator.
+std::vector<std::string> split_words(std::string_view text)
+{
+    std::vector<std::string> out;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        char const c = text[i];
+        if (digit(c)) {
+            auto j = i;
+            while (j < text.size() && digit(text[j])) {
+                ++j;
+            }
+            out.emplace_back(text.substr(i, j - i));
+            i = j;
+        } else if (upper(c)) {
+            auto j = i;
+            while (j < text.size() && upper(text[j])) {
+                ++j;
+            }
+            bool const lower_follows = j < text.size() && lower(text[j]);
+            if (lower_follows && j - i > 1) {
+                out.emplace_back(text.substr(i, j - 1 - i)); // "XMLFile": XML, then File
+                i = j - 1;
+            } else if (lower_follows) {
+                auto k = j;
+                while (k < text.size() && lower(text[k])) {
+                    ++k;
+                }
+                out.emplace_back(text.substr(i, k - i)); // "Folder"
+                i = k;
+            } else {
+                out.emplace_back(text.substr(i, j - i)); // "ID", "URL"
+                i = j;
+            }
+        } else if (lower(c)) {
+            auto j = i;
+            while (j < text.size() && lower(text[j])) {
+                ++j;
+            }
+            out.emplace_back(text.substr(i, j - i));
+            i = j;
+        } else {
+            ++i; // UTF-8 bytes, punctuation, spaces: separators
+        }
+    }
+    return out;
+}
+
+/// Groups of words users use for the same thing (stemmed). A query word also looks for the
+/// others of its groups, at synonym_weight. Our own table: general business language, not
+/// tuned to any request set.
+std::vector<std::vector<std::string_view>> const& synonym_groups()
+{
+    static std::vector<std::vector<std::string_view>> const groups = {
+        {"delet", "remov", "trash", "eras", "destroy", "discard"},
+        {"creat", "add", "new", "mak", "register"},
+        {"updat", "edit", "chang", "modify", "renam", "set"},
+        {"list", "show", "browse", "enumerat"},
+        {"get", "fetch", "retriev", "read", "view", "look", "detail"},
+        {"search", "find", "query", "lookup"},
+        {"card", "task", "todo"},
+        {"invoic", "bill"},
+        {"member", "user", "person", "people", "colleagu"},
+        {"folder", "directory"},
+        {"fil", "document", "attachment"},
+        {"comment", "not", "reply", "messag"},
+        {"label", "tag"},
+        {"organization", "organisation", "workspac", "team", "org"},
+        {"contact", "customer", "supplier", "client"},
+        {"payment", "pay"},
+        {"deployment", "deploy", "releas", "rollout"},
+        {"domain", "dns", "hostnam"},
+        {"download", "export"},
+        {"upload", "import"},
+        {"restor", "recover", "undelet", "untrash", "undo"},
+        {"cancel", "stop", "abort", "halt"},
+        {"collection", "class"},
+        {"object", "record", "entry"},
+        {"ticket", "incident", "issu", "request"},
+        {"asset", "devic", "hardwar", "equipment"},
+        {"agent", "technician", "staff"},
+        {"requester", "employe", "enduser"},
+        {"webhook", "callback"},
+        {"token", "key", "credential"},
+        {"secret", "variabl", "env", "environment"},
+        {"archiv", "clos"},
+        {"star", "favorit", "favourit", "bookmark"},
+        {"log", "audit", "history", "activity"},
+        {"schedul", "cron", "recurr"},
+        {"permission", "access", "role", "privileg"},
+        {"problem", "bug", "defect"},
+        {"chang", "amend"},
+        {"quot", "estimat"},
+        {"account", "ledger"},
+        {"report", "summary", "statement"},
+        {"expens", "claim", "spend"},
+        {"purchas", "buy", "order"},
+        {"vendor", "seller", "supplier"},
+        {"sign", "signatur", "esign"},
+        {"link", "url"},
+        {"alia", "nicknam"},
+        {"backup", "snapshot"},
+        {"vector", "embed"},
+    };
+    return groups;
+}
+
+std::unordered_map<std::string, std::vector<std::string>> const& synonyms()
+{
+    static auto const table = [] {
+        std::unordered_map<std::string, std::vector<std::string>> out;
+        for (auto const& group : synonym_groups()) {
+            for (auto word : group) {
+                for (auto other : group) {
+                    if (other != word) {
+                        out[std::string(word)].emplace_back(other);
+                    }
+                }
+            }
+        }
+        return out;
+    }();
+    return table;
+}
+
+} // namespace
+
+std::vector<std::string> search_tokens(std::string_view text)
+{
+    std::vector<std::string> out;
+    for (auto& raw : split_words(text)) {
+        std::string w = raw;
+        std::transform(w.begin(), w.end(), w.begin(),
+                       [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+        if (w.size() < 2 || stopwords().contains(w)) {
+            continue;
+        }
+        out.push_back(stem(std::move(w)));
+    }
+    return out;
+}
+
+search_index::search_index(std::vector<search_entry> const& entries)
+{
+    auto const n = entries.size();
+    std::vector<std::array<std::vector<std::string>, 5>> tokens(n);
+    std::array<double, 5> average{};
+    for (std::size_t i = 0; i < n; ++i) {
+        auto const& e = entries[i];
+        tokens[i] = {search_tokens(e.name), search_tokens(e.title), search_tokens(e.description),
+                     search_tokens(e.params), search_tokens(e.toolkit)};
+        for (std::size_t f = 0; f < 5; ++f) {
+            average[f] += static_cast<double>(tokens[i][f].size());
+        }
+        names_.push_back(e.name);
+        name_words_.push_back(tokens[i][name_field].size());
+    }
+    for (auto& a : average) {
+        a = n == 0 || a == 0 ? 1.0 : a / static_cast<double>(n);
+    }
+    // Field-weighted, length-normalised frequencies per document, then document frequencies.
+    std::vector<std::unordered_map<std::string, double>> pseudo(n);
+    std::unordered_map<std::string, std::size_t> df;
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t f = 0; f < 5; ++f) {
+            auto const& words = tokens[i][f];
+            if (words.empty()) {
+                continue;
+            }
+            double const norm =
+                1.0 - b + b * static_cast<double>(words.size()) / average[f];
+            for (auto const& w : words) {
+                pseudo[i][w] += field_weight[f] / norm;
+            }
+        }
+        for (auto const& [w, tf] : pseudo[i]) {
+            ++df[w];
+        }
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        for (auto const& [w, tf] : pseudo[i]) {
+            double const idf = std::log(1.0 + (static_cast<double>(n) - double(df[w]) + 0.5) /
+                                                  (double(df[w]) + 0.5));
+            postings_[w].push_back(
+                {static_cast<std::uint32_t>(i), static_cast<float>(idf * tf / (k1 + tf))});
+        }
+    }
+}
+
+std::vector<search_index::hit>
+search_index::search(std::string_view query, std::function<bool(std::size_t)> const& keep,
+                     std::size_t limit) const
+{
+    // Each distinct query word once at full weight; its synonyms at synonym_weight unless
+    // the query names them itself.
+    std::unordered_map<std::string, double> weights;
+    for (auto& w : search_tokens(query)) {
+        weights[w] = 1.0;
+    }
+    std::vector<std::pair<std::string, double>> widened(weights.begin(), weights.end());
+    for (auto const& [w, weight] : std::vector<std::pair<std::string, double>>(widened)) {
+        if (auto it = synonyms().find(w); it != synonyms().end()) {
+            for (auto const& other : it->second) {
+                if (!weights.contains(other)) {
+                    weights[other] = synonym_weight;
+                    widened.emplace_back(other, synonym_weight);
+                }
+            }
+        }
+    }
+    std::vector<double> scores(names_.size(), 0.0);
+    std::vector<std::uint32_t> touched;
+    for (auto const& [w, weight] : widened) {
+        auto it = postings_.find(w);
+        if (it == postings_.end()) {
+            continue;
+        }
+        for (auto const& p : it->second) {
+            if (scores[p.document] == 0.0) {
+                touched.push_back(p.document);
+            }
+            scores[p.document] += weight * p.weight;
+        }
+    }
+    std::vector<hit> hits;
+    for (auto d : touched) {
+        if (keep(d)) {
+            hits.push_back({d, scores[d]});
+        }
+    }
+    auto const better = [this](hit const& x, hit const& y) {
+        if (x.score != y.score) {
+            return x.score > y.score;
+        }
+        if (name_words_[x.position] != name_words_[y.position]) {
+            return name_words_[x.position] < name_words_[y.position];
+        }
+        return names_[x.position] < names_[y.position];
+    };
+    auto const keep_count = std::min(limit, hits.size());
+    std::partial_sort(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(keep_count),
+                      hits.end(), better);
+    hits.resize(keep_count);
+    return hits;
+}
+
+} // namespace toolgate::toolkits
