@@ -152,8 +152,7 @@ std::vector<search_entry> search_entries(catalogue_provider const& provider)
             for (auto const& p : ref->tool->params) {
                 e.params.append(p.name).append(" ").append(p.description).append(" ");
             }
-            e.toolkit = std::string(ref->toolkit->platform) + " " +
-                        std::string(ref->toolkit->capabilities);
+            e.group = std::string(ref->toolkit->name);
         } else {
             e.name = tool.name;
         }
@@ -166,7 +165,7 @@ std::vector<search_entry> search_entries(std::span<const tool_descriptor> tools)
 {
     std::vector<search_entry> out;
     for (auto const& tool : tools) {
-        out.push_back({tool.name, tool.title, tool.description, {}, {}});
+        out.push_back({tool.name, tool.title, tool.description, {}, toolkit_of(tool)});
     }
     return out;
 }

@@ -11,22 +11,122 @@
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <numeric>
 #include <unordered_set>
 
 namespace toolgate::toolkits {
 namespace {
 
+std::vector<std::string> split_words(std::string_view text);
+
 constexpr double k1 = 1.2;
 constexpr double b = 0.75;
 
 /// Field weights: the name is the most reliable summary of a tool, the description says what
-/// it does and when to use it, parameter texts add vocabulary (and some noise), and the
-/// toolkit's own description only tips the balance between platforms.
-enum field : std::size_t { name_field, title_field, description_field, params_field, toolkit_field };
-constexpr std::array<double, 5> field_weight = {3.0, 1.0, 2.0, 0.6, 0.3};
+/// it does and when to use it, and parameter texts add vocabulary (and some noise).
+enum field : std::size_t { name_field, title_field, description_field, params_field };
+constexpr std::size_t field_count = 4;
+constexpr std::array<double, field_count> field_weight = {3.0, 1.0, 2.0, 0.5};
 
 /// Query words widened by these, at this weight of the word's own.
-constexpr double synonym_weight = 0.5;
+constexpr double synonym_weight = 0.3;
+
+/// What a request asks to do, read from its first words, against what a tool's name says it
+/// does (its leading verb): a match lifts the tool, a clash (a question answered by a tool
+/// that deletes) lowers it. Word matching and BM25 cannot see that "show" and "Get" agree.
+enum class action : std::uint8_t { unknown, read, create, change, remove };
+constexpr double action_match = 1.3;
+constexpr double action_clash = 0.8;
+/// The tools of the toolkit whose best few tools score highest get this factor: a request is
+/// about one platform, and its words usually name that platform's things.
+constexpr double group_boost = 1.2;
+constexpr std::size_t group_evidence = 3;
+
+action action_of_name(std::string_view name)
+{
+    std::size_t end = 1;
+    while (end < name.size() && name[end] >= 'a' && name[end] <= 'z') {
+        ++end;
+    }
+    auto const verb = name.substr(0, end);
+    static constexpr std::string_view reads[] = {"Get", "List", "Retrieve", "Fetch", "Read",
+                                                 "View", "Search", "Find", "Check", "Download",
+                                                 "Show", "Query", "Count", "Describe", "Export",
+                                                 "Preview", "Look"};
+    static constexpr std::string_view creates[] = {"Create", "Add", "Upload", "Invite", "Post",
+                                                   "Register", "Generate", "Make", "Start",
+                                                   "Initiate", "Copy", "Import", "Send",
+                                                   "Submit", "Record", "Batch"};
+    static constexpr std::string_view changes[] = {
+        "Update",  "Edit",   "Modify",  "Set",      "Rename",     "Move",    "Change",
+        "Mark",    "Archive", "Assign", "Replace",  "Enable",     "Disable", "Activate",
+        "Deactivate", "Restore", "Promote", "Pause", "Unpause",   "Convert", "Transfer",
+        "Merge",   "Close",  "Reopen",  "Modify",   "Toggle",     "Rotate",  "Advance"};
+    static constexpr std::string_view removes[] = {"Delete", "Remove", "Purge", "Revoke",
+                                                   "Cancel", "Abort", "Clear"};
+    auto const in = [&](auto const& list) {
+        return std::find(std::begin(list), std::end(list), verb) != std::end(list);
+    };
+    if (in(reads)) {
+        return action::read;
+    }
+    if (in(creates)) {
+        return action::create;
+    }
+    if (in(changes)) {
+        return action::change;
+    }
+    if (in(removes)) {
+        return action::remove;
+    }
+    return action::unknown;
+}
+
+/// The first action word among the request's first few words (before stemming: "show",
+/// "who", "which" carry the intent and are stopwords for matching).
+action action_of_query(std::string_view query)
+{
+    static std::unordered_map<std::string_view, action> const words = {
+        {"show", action::read},      {"list", action::read},     {"get", action::read},
+        {"fetch", action::read},     {"find", action::read},     {"look", action::read},
+        {"see", action::read},       {"view", action::read},     {"read", action::read},
+        {"which", action::read},     {"who", action::read},      {"what", action::read},
+        {"how", action::read},       {"when", action::read},     {"where", action::read},
+        {"is", action::read},        {"are", action::read},      {"does", action::read},
+        {"do", action::read},        {"check", action::read},    {"count", action::read},
+        {"tell", action::read},      {"download", action::read}, {"pull", action::read},
+        {"search", action::read},    {"retrieve", action::read}, {"give", action::read},
+        {"create", action::create},  {"add", action::create},    {"new", action::create},
+        {"make", action::create},    {"start", action::create},  {"upload", action::create},
+        {"invite", action::create},  {"post", action::create},   {"write", action::create},
+        {"store", action::create},   {"load", action::create},   {"register", action::create},
+        {"record", action::create},  {"send", action::create},   {"open", action::create},
+        {"update", action::change},  {"edit", action::change},   {"change", action::change},
+        {"modify", action::change},  {"rename", action::change}, {"move", action::change},
+        {"set", action::change},     {"bump", action::change},   {"assign", action::change},
+        {"turn", action::change},    {"switch", action::change}, {"replace", action::change},
+        {"overwrite", action::change}, {"mark", action::change}, {"archive", action::change},
+        {"close", action::change},   {"reopen", action::change}, {"point", action::change},
+        {"restore", action::change}, {"enable", action::change}, {"disable", action::change},
+        {"delete", action::remove},  {"remove", action::remove}, {"drop", action::remove},
+        {"erase", action::remove},   {"trash", action::remove},  {"purge", action::remove},
+        {"cancel", action::remove},  {"revoke", action::remove}, {"take", action::remove},
+        {"get rid", action::remove},
+    };
+    std::size_t seen = 0;
+    for (auto const& raw : split_words(query)) {
+        std::string w = raw;
+        std::transform(w.begin(), w.end(), w.begin(),
+                       [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+        if (auto it = words.find(w); it != words.end()) {
+            return it->second;
+        }
+        if (++seen == 4) {
+            break;
+        }
+    }
+    return action::unknown;
+}
 
 std::unordered_set<std::string_view> const& stopwords()
 {
@@ -242,13 +342,18 @@ std::vector<std::string> search_tokens(std::string_view text)
 search_index::search_index(std::vector<search_entry> const& entries)
 {
     auto const n = entries.size();
-    std::vector<std::array<std::vector<std::string>, 5>> tokens(n);
-    std::array<double, 5> average{};
+    std::vector<std::array<std::vector<std::string>, field_count>> tokens(n);
+    std::array<double, field_count> average{};
+    std::unordered_map<std::string, std::uint32_t> group_numbers;
     for (std::size_t i = 0; i < n; ++i) {
         auto const& e = entries[i];
         tokens[i] = {search_tokens(e.name), search_tokens(e.title), search_tokens(e.description),
-                     search_tokens(e.params), search_tokens(e.toolkit)};
-        for (std::size_t f = 0; f < 5; ++f) {
+                     search_tokens(e.params)};
+        actions_.push_back(static_cast<std::uint8_t>(action_of_name(e.name)));
+        auto const [group, fresh] =
+            group_numbers.try_emplace(e.group, static_cast<std::uint32_t>(group_numbers.size()));
+        groups_.push_back(group->second);
+        for (std::size_t f = 0; f < field_count; ++f) {
             average[f] += static_cast<double>(tokens[i][f].size());
         }
         names_.push_back(e.name);
@@ -257,11 +362,12 @@ search_index::search_index(std::vector<search_entry> const& entries)
     for (auto& a : average) {
         a = n == 0 || a == 0 ? 1.0 : a / static_cast<double>(n);
     }
+    group_count_ = static_cast<std::uint32_t>(group_numbers.size());
     // Field-weighted, length-normalised frequencies per document, then document frequencies.
     std::vector<std::unordered_map<std::string, double>> pseudo(n);
     std::unordered_map<std::string, std::size_t> df;
     for (std::size_t i = 0; i < n; ++i) {
-        for (std::size_t f = 0; f < 5; ++f) {
+        for (std::size_t f = 0; f < field_count; ++f) {
             auto const& words = tokens[i][f];
             if (words.empty()) {
                 continue;
@@ -325,6 +431,34 @@ search_index::search(std::string_view query, std::function<bool(std::size_t)> co
     for (auto d : touched) {
         if (keep(d)) {
             hits.push_back({d, scores[d]});
+        }
+    }
+    // The toolkit the request is most likely about: the one whose best few tools score
+    // highest together.
+    std::vector<std::vector<double>> by_group(group_count_);
+    for (auto const& h : hits) {
+        by_group[groups_[h.position]].push_back(h.score);
+    }
+    std::uint32_t best_group = group_count_;
+    double best_evidence = 0;
+    for (std::uint32_t g = 0; g < group_count_; ++g) {
+        auto& s = by_group[g];
+        auto const top = std::min(group_evidence, s.size());
+        std::partial_sort(s.begin(), s.begin() + std::ptrdiff_t(top), s.end(), std::greater<>());
+        double const evidence = std::accumulate(s.begin(), s.begin() + std::ptrdiff_t(top), 0.0);
+        if (evidence > best_evidence) {
+            best_evidence = evidence;
+            best_group = g;
+        }
+    }
+    auto const wanted = action_of_query(query);
+    for (auto& h : hits) {
+        auto const does = static_cast<action>(actions_[h.position]);
+        if (wanted != action::unknown && does != action::unknown) {
+            h.score *= does == wanted ? action_match : action_clash;
+        }
+        if (groups_[h.position] == best_group && group_count_ > 1) {
+            h.score *= group_boost;
         }
     }
     auto const better = [this](hit const& x, hit const& y) {

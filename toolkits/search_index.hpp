@@ -21,7 +21,7 @@ struct search_entry {
     std::string title;
     std::string description;
     std::string params;      ///< parameter names and descriptions, joined
-    std::string toolkit;     ///< what the toolkit wraps and can do (a weak prior)
+    std::string group;       ///< the toolkit: tools of the best-matching one rank a little higher
 };
 
 /// Lower-cased, identifier-split, stopword-free, stemmed words ("GetFolderItems" -> get folder
@@ -54,6 +54,9 @@ private:
     std::unordered_map<std::string, std::vector<posting>> postings_;
     std::vector<std::string> names_;    ///< for tie-breaks
     std::vector<std::size_t> name_words_;
+    std::vector<std::uint8_t> actions_; ///< what each tool's name says it does (action class)
+    std::vector<std::uint32_t> groups_; ///< each tool's group, numbered
+    std::uint32_t group_count_ = 0;
 };
 
 } // namespace toolgate::toolkits

@@ -225,6 +225,49 @@ def build_bm25(args, docs):
     return BM25FRanker(docs)
 
 
+class ServerRanker:
+    """Asks a running toolgate's own toolgate_search_tools (stdio, one MCP session) for each
+    query: the ranking the model would get in discovery mode."""
+
+    def __init__(self, binary, limit=10):
+        self.limit = limit
+        self.proc = subprocess.Popen([binary, "--tool-mode", "discovery", "--log-level", "warn"],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True, bufsize=1)
+        self.next_id = 0
+        self.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                    "clientInfo": {"name": "selection-bench", "version": "1"}})
+        self.proc.stdin.write(json.dumps({"jsonrpc": "2.0",
+                                          "method": "notifications/initialized"}) + "\n")
+
+    def request(self, method, params):
+        self.next_id += 1
+        self.proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": self.next_id,
+                                          "method": method, "params": params}) + "\n")
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                sys.exit("selection bench: the server closed its output")
+            msg = json.loads(line)
+            if msg.get("id") == self.next_id:
+                if "error" in msg:
+                    sys.exit(f"selection bench: {method}: {msg['error']}")
+                return msg["result"]
+
+    def __call__(self, query):
+        result = self.request("tools/call", {"name": "toolgate_search_tools",
+                                             "arguments": {"query": query, "limit": self.limit}})
+        tools = (result.get("structuredContent") or {}).get("tools", [])
+        return [t["name"].replace("_", ".", 1) for t in tools]
+
+
+def build_server(args, docs):
+    binary = args.server_bin or os.path.join(ROOT, "build", "bin", "toolgate")
+    if not os.path.exists(binary):
+        sys.exit(f"selection bench: no toolgate binary at {binary} (make build, or --server-bin)")
+    return ServerRanker(binary)
+
+
 # Extension point: --ranker NAME picks RANKERS[NAME](args, docs), which must return a callable
 # query -> ranked list of "Toolkit.Tool" names (best first; it may be shorter than the catalogue,
 # anything left out counts as not found). To add the server's own search tool:
@@ -236,6 +279,7 @@ def build_bm25(args, docs):
 # Nothing else changes: evaluation, tables, --json and --show-misses work on any ranker.
 RANKERS = {
     "bm25": build_bm25,
+    "server": build_server,
 }
 
 
@@ -347,6 +391,8 @@ def parse_args(argv):
                    help="the request set (default: bench/selection/requests.json)")
     p.add_argument("--ranker", choices=sorted(RANKERS), default="bm25",
                    help="which ranker to evaluate (default: bm25)")
+    p.add_argument("--server-bin", metavar="PATH",
+                   help="with --ranker server: the toolgate binary (default build/bin/toolgate)")
     p.add_argument("--json", action="store_true", help="print machine-readable results")
     p.add_argument("--show-misses", type=int, default=0, metavar="N",
                    help="also print the N worst-placed requests")
