@@ -170,9 +170,13 @@ std::vector<search_entry> search_entries(std::span<const tool_descriptor> tools)
     return out;
 }
 
-discovery_provider::discovery_provider(tool_provider& inner,
-                                       std::vector<search_entry> const& entries)
-    : inner_(inner), inner_count_(inner.tools().size()), index_(entries)
+discovery_provider::discovery_provider(tool_provider& inner, std::vector<search_entry> entries)
+    : inner_(inner), inner_count_(inner.tools().size()),
+      index_(std::async(std::launch::async,
+                        [texts = std::move(entries)]() {
+                            return std::make_shared<search_index const>(texts);
+                        })
+                 .share())
 {
     tools_.assign(inner.tools().begin(), inner.tools().end());
     for (auto& meta : meta_tools()) {
@@ -213,7 +217,7 @@ std::vector<search_index::hit>
 discovery_provider::search(std::string_view query, std::function<bool(std::size_t)> const& keep,
                            std::size_t limit) const
 {
-    return index_.search(query, keep, limit);
+    return index_.get()->search(query, keep, limit);
 }
 
 call_result discovery_provider::search_tools(json::object const& arguments,
@@ -288,7 +292,7 @@ call_result discovery_provider::search_tools(json::object const& arguments,
         }
         return wanted_kits.empty() || wanted_kits.contains(toolkit_of(tool));
     };
-    auto const hits = index_.search(query->get_string(), keep, limit);
+    auto const hits = index_.get()->search(query->get_string(), keep, limit);
     json::array found;
     for (auto const& h : hits) {
         auto const& tool = tools_[h.position];

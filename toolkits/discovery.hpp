@@ -9,6 +9,8 @@
 #include "toolkits/search_index.hpp"
 #include "toolkits/tool_provider.hpp"
 
+#include <future>
+#include <memory>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -30,7 +32,7 @@ std::vector<search_entry> search_entries(std::span<const protocol::tool_descript
 class discovery_provider final : public tool_provider {
 public:
     /// `inner` must outlive this provider; `entries` describe inner.tools() in order.
-    discovery_provider(tool_provider& inner, std::vector<search_entry> const& entries);
+    discovery_provider(tool_provider& inner, std::vector<search_entry> entries);
 
     std::span<const protocol::tool_descriptor> tools() const override { return tools_; }
 
@@ -60,7 +62,9 @@ private:
     std::size_t inner_count_;
     std::vector<protocol::tool_descriptor> tools_;
     std::unordered_map<std::string_view, std::size_t> by_name_; ///< both spellings
-    search_index index_;
+    /// Built on a thread of its own at start-up (tens of milliseconds for the whole catalogue),
+    /// so the first listing does not wait for it; the first search does, if it comes that soon.
+    std::shared_future<std::shared_ptr<search_index const>> index_;
     std::vector<std::string> toolkits_; ///< served toolkit names (the search filter's values)
 };
 

@@ -17,7 +17,7 @@
 namespace toolgate::toolkits {
 namespace {
 
-std::vector<std::string> split_words(std::string_view text);
+std::vector<std::string_view> split_words(std::string_view text);
 
 constexpr double k1 = 1.2;
 constexpr double b = 0.75;
@@ -114,8 +114,8 @@ action action_of_query(std::string_view query)
         {"get rid", action::remove},
     };
     std::size_t seen = 0;
-    for (auto const& raw : split_words(query)) {
-        std::string w = raw;
+    for (auto raw : split_words(query)) {
+        std::string w(raw);
         std::transform(w.begin(), w.end(), w.begin(),
                        [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
         if (auto it = words.find(w); it != words.end()) {
@@ -198,9 +198,9 @@ bool digit(char c) { return c >= '0' && c <= '9'; }
 /// Words of an identifier or of prose: runs of letters split where case turns
 /// (`GetOidcDiscovery` -> Get Oidc Discovery, `XMLFile` -> XML File), runs of digits, and
 /// every other character a separator.
-std::vector<std::string> split_words(std::string_view text)
+std::vector<std::string_view> split_words(std::string_view text)
 {
-    std::vector<std::string> out;
+    std::vector<std::string_view> out;
     std::size_t i = 0;
     while (i < text.size()) {
         char const c = text[i];
@@ -327,11 +327,17 @@ std::unordered_map<std::string, std::vector<std::string>> const& synonyms()
 std::vector<std::string> search_tokens(std::string_view text)
 {
     std::vector<std::string> out;
-    for (auto& raw : split_words(text)) {
-        std::string w = raw;
-        std::transform(w.begin(), w.end(), w.begin(),
-                       [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-        if (w.size() < 2 || stopwords().contains(w)) {
+    auto const words = split_words(text);
+    out.reserve(words.size());
+    for (auto raw : words) {
+        if (raw.size() < 2) {
+            continue;
+        }
+        std::string w(raw);
+        for (auto& c : w) {
+            c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+        }
+        if (stopwords().contains(w)) {
             continue;
         }
         out.push_back(stem(std::move(w)));
@@ -363,30 +369,52 @@ search_index::search_index(std::vector<search_entry> const& entries)
         a = n == 0 || a == 0 ? 1.0 : a / static_cast<double>(n);
     }
     group_count_ = static_cast<std::uint32_t>(group_numbers.size());
-    // Field-weighted, length-normalised frequencies per document, then document frequencies.
-    std::vector<std::unordered_map<std::string, double>> pseudo(n);
-    std::unordered_map<std::string, std::size_t> df;
+    // Field-weighted, length-normalised frequencies per document over interned words, then
+    // document frequencies: each word is hashed once per occurrence, nothing else allocates per
+    // word (this runs over the whole catalogue at start-up).
+    std::vector<std::vector<std::pair<std::uint32_t, double>>> pseudo(n);
+    std::vector<double> acc;
+    std::vector<std::uint32_t> touched;
+    terms_.reserve(8192);
     for (std::size_t i = 0; i < n; ++i) {
         for (std::size_t f = 0; f < field_count; ++f) {
             auto const& words = tokens[i][f];
             if (words.empty()) {
                 continue;
             }
-            double const norm =
-                1.0 - b + b * static_cast<double>(words.size()) / average[f];
+            double const norm = 1.0 - b + b * static_cast<double>(words.size()) / average[f];
             for (auto const& w : words) {
-                pseudo[i][w] += field_weight[f] / norm;
+                auto const [it, fresh] =
+                    terms_.try_emplace(w, static_cast<std::uint32_t>(terms_.size()));
+                auto const id = it->second;
+                if (id >= acc.size()) {
+                    acc.resize(id + 1, 0.0);
+                }
+                if (acc[id] == 0.0) {
+                    touched.push_back(id);
+                }
+                acc[id] += field_weight[f] / norm;
             }
         }
-        for (auto const& [w, tf] : pseudo[i]) {
-            ++df[w];
+        pseudo[i].reserve(touched.size());
+        for (auto id : touched) {
+            pseudo[i].emplace_back(id, acc[id]);
+            acc[id] = 0.0;
+        }
+        touched.clear();
+    }
+    std::vector<std::size_t> df(terms_.size(), 0);
+    for (auto const& doc : pseudo) {
+        for (auto const& [id, tf] : doc) {
+            ++df[id];
         }
     }
+    postings_.resize(terms_.size());
     for (std::size_t i = 0; i < n; ++i) {
-        for (auto const& [w, tf] : pseudo[i]) {
-            double const idf = std::log(1.0 + (static_cast<double>(n) - double(df[w]) + 0.5) /
-                                                  (double(df[w]) + 0.5));
-            postings_[w].push_back(
+        for (auto const& [id, tf] : pseudo[i]) {
+            double const idf = std::log(1.0 + (static_cast<double>(n) - double(df[id]) + 0.5) /
+                                                  (double(df[id]) + 0.5));
+            postings_[id].push_back(
                 {static_cast<std::uint32_t>(i), static_cast<float>(idf * tf / (k1 + tf))});
         }
     }
@@ -416,11 +444,11 @@ search_index::search(std::string_view query, std::function<bool(std::size_t)> co
     std::vector<double> scores(names_.size(), 0.0);
     std::vector<std::uint32_t> touched;
     for (auto const& [w, weight] : widened) {
-        auto it = postings_.find(w);
-        if (it == postings_.end()) {
+        auto it = terms_.find(w);
+        if (it == terms_.end()) {
             continue;
         }
-        for (auto const& p : it->second) {
+        for (auto const& p : postings_[it->second]) {
             if (scores[p.document] == 0.0) {
                 touched.push_back(p.document);
             }

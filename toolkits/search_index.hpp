@@ -51,7 +51,8 @@ private:
         std::uint32_t document;
         float weight; ///< idf × saturated field-weighted frequency
     };
-    std::unordered_map<std::string, std::vector<posting>> postings_;
+    std::unordered_map<std::string, std::uint32_t> terms_; ///< word -> index into postings_
+    std::vector<std::vector<posting>> postings_;
     std::vector<std::string> names_;    ///< for tie-breaks
     std::vector<std::size_t> name_words_;
     std::vector<std::uint8_t> actions_; ///< what each tool's name says it does (action class)
