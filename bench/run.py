@@ -289,6 +289,43 @@ class StdioClient:
         return done, elapsed, size
 
 
+def measure_search(toolgate, tg_flags, env, count):
+    """toolgate_search_tools over all 1150 tools (discovery mode): the server's CPU time per
+    search, one search at a time, with the selection benchmark's requests as queries."""
+    with open(os.path.join(ROOT, "bench", "selection", "requests.json")) as f:
+        queries = [r["request"] for r in json.load(f)]
+    flags = [f for f in tg_flags if f not in ("--tool-mode", "full")] + ["--tool-mode", "discovery"]
+    c = StdioClient("toolgate-search", pinned(SERVER_CPU, [toolgate, "--transport", "stdio",
+                                                           *flags]), env)
+    try:
+        c.handshake()
+
+        def search(i, query):
+            c.send({"jsonrpc": "2.0", "id": i, "method": "tools/call",
+                    "params": {"name": "toolgate_search_tools",
+                               "arguments": {"query": query, "limit": 10}}})
+            answer = json.loads(c.read())
+            if "result" not in answer or answer["result"].get("isError"):
+                raise BenchError(f"toolgate_search_tools failed: {answer}")
+
+        search(1, queries[0])  # the first search waits for the index built at start-up
+        cpu0 = proc_cpu_seconds(c.p.proc.pid)
+        started = time.perf_counter()
+        latencies = []
+        for i in range(count):
+            t = time.perf_counter()
+            search(i + 2, queries[i % len(queries)])
+            latencies.append(time.perf_counter() - t)
+        wall = time.perf_counter() - started
+        cpu = proc_cpu_seconds(c.p.proc.pid) - cpu0
+    finally:
+        c.p.stop()
+    latencies.sort()
+    return {"searches": count, "cpu_us_per_search": cpu / count * 1e6,
+            "p50_us": latencies[len(latencies) // 2] * 1e6,
+            "p99_us": latencies[int(len(latencies) * 0.99)] * 1e6, "seconds": wall}
+
+
 def cold_start(argv, env, runs):
     """Spawn to the first tools/list answer over stdio (initialize, initialized, tools/list
     written at once)."""
@@ -518,6 +555,7 @@ def main():
                 stdio[f"{name}_{method}"] = {"requests": done, "seconds": secs,
                                              "rps": done / secs, "bytes": size}
         res["stdio"] = stdio
+        res["search"] = measure_search(toolgate, tg_flags, env, 40 if o.smoke else 2000)
         cold_runs = 2 if o.smoke else 15
         res["cold_start_ms"] = {
             "toolgate": cold_start(pinned(SERVER_CPU, [toolgate, "--transport", "stdio",
@@ -610,6 +648,10 @@ def render(res, concurrencies):
         a, b = st[f"toolgate_{method}"], st[f"ts_{method}"]
         row(f"stdio {method} rps", fmt_rps(a["rps"]), fmt_rps(b["rps"]), f"{a['rps'] / b['rps']:.1f}x",
             "window 64" if method == "tools/call" else "window 4")
+    se = res["search"]
+    row("toolgate_search_tools server CPU per search", f"{se['cpu_us_per_search']:.0f} us", "-", "",
+        f"p50 {fmt_ms(se['p50_us'])}, p99 {fmt_ms(se['p99_us'])} round trip over stdio",
+        "<=1 ms", se["cpu_us_per_search"] <= 1000)
     ri, rp = res["rss_idle_kib"], res["rss_peak_kib"]
     row("RSS idle", f"{ri['toolgate'] / 1024:.1f} MiB", f"{ri['ts'] / 1024:.1f} MiB",
         f"{ri['ts'] / ri['toolgate']:.1f}x")
