@@ -1,6 +1,8 @@
 // Catalogue listings for the command line (text for people, JSON for scripts).
 #include "toolkits/listing.hpp"
 
+#include "toolkits/selection.hpp"
+
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 #include <boost/json/serialize.hpp>
@@ -57,6 +59,19 @@ std::string join(std::span<const std::string_view> items, std::string_view sep)
 
 } // namespace
 
+namespace {
+
+std::size_t read_only_count(toolkit_spec const& kit)
+{
+    std::size_t n = 0;
+    for (auto const& tool : kit.tools) {
+        n += tool.read_only ? 1 : 0;
+    }
+    return n;
+}
+
+} // namespace
+
 std::string list_toolkits_text()
 {
     std::string out;
@@ -74,6 +89,10 @@ std::string list_toolkits_text()
             out += "; scopes: " + join(kit->scopes, " ");
         }
         out += "\n  capabilities: " + std::string(kit->capabilities) + "\n";
+        out += "  toolsets: " + std::string(kit->name) + " (all " +
+               std::to_string(kit->tools.size()) + "), " + std::string(kit->name) +
+               std::string(read_suffix) + " (" + std::to_string(read_only_count(*kit)) +
+               " read-only)\n";
     }
     out += std::to_string(all_toolkits().size()) + " toolkits, " + std::to_string(total) +
            " tools\n";
@@ -93,6 +112,11 @@ std::string list_toolkits_json()
             {"auth", json::object{{"kind", kit->auth_kind},
                                   {"scopes", strings(kit->scopes)},
                                   {"secrets", strings(kit->secrets)}}},
+            {"toolsets",
+             json::array{
+                 json::object{{"name", kit->name}, {"tools", kit->tools.size()}},
+                 json::object{{"name", std::string(kit->name) + std::string(read_suffix)},
+                              {"tools", read_only_count(*kit)}}}},
         });
     }
     return json::serialize(out) + "\n";

@@ -92,3 +92,28 @@ TEST_CASE("selection lists come from TOOLGATE_TOOLKITS and TOOLGATE_TOOLS", "[to
     }
     CHECK(selection_lists_from_env().toolkits.empty());
 }
+
+TEST_CASE("toolsets: Toolkit:read serves a toolkit's read-only tools; read-only mode all of them",
+          "[toolkits][selection]")
+{
+    auto const reads = make_selection(std::vector<std::string>{"KanbanApi:read", "CoreEngineApi"}, {});
+    std::size_t kanban = 0;
+    for (auto const& ref : reads.tools()) {
+        if (ref.toolkit->name == "KanbanApi") {
+            ++kanban;
+            CHECK(ref.tool->read_only);
+        }
+    }
+    CHECK(kanban > 0);
+    CHECK(kanban < find_toolkit("KanbanApi")->tools.size());
+    CHECK(reads.key().find("KanbanApi:read") != std::string::npos);
+
+    auto const only_reads = make_selection({}, {}, true);
+    for (auto const& ref : only_reads.tools()) {
+        CHECK(ref.tool->read_only);
+    }
+    CHECK_THROWS_WITH(make_selection(std::vector<std::string>{"KanbanApi:write"}, {}),
+                      Catch::Contains("unknown toolset") && Catch::Contains("KanbanApi:read"));
+    CHECK_THROWS_WITH(make_selection(std::vector<std::string>{"NopeApi:read"}, {}),
+                      Catch::Contains("unknown toolkit `NopeApi`"));
+}
