@@ -8,7 +8,6 @@
 
 #include <cstdio>
 #include <exception>
-#include <iostream>
 
 namespace toolgate::server {
 
@@ -49,7 +48,7 @@ int run_main(int argc, char** argv, service_factory const& make_service)
         return serve_stdio(*cfg, ioc, svc);
     } catch (std::exception const& e) {
         // Start-up configuration problems: one clear line, status 2.
-        std::cerr << "toolgate: " << e.what() << '\n';
+        print_error(std::string("toolgate: ") + e.what());
         return 2;
     }
 }

@@ -27,6 +27,7 @@ public:
                          std::string_view message) override;
     void log(protocol::log_level level, std::string_view logger,
              boost::json::value data) override;
+    bool reporting() const override { return !token_.is_null() || threshold_.has_value(); }
     std::string_view protocol_version() const override { return version_; }
     protocol::tool_view const* view() const override { return view_.get(); }
 

@@ -7,11 +7,78 @@
 #include <CLI/Config.hpp>
 #include <CLI/Formatter.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cstdlib>
-#include <iostream>
+#include <cstdio>
 
 namespace toolgate::server {
+
+void print_error(std::string const& message)
+{
+    // One write: std::cerr is unit-buffered and would send a message in pieces, which a
+    // client's console (the Inspector's, newest first) shows out of order.
+    std::string const line = message + "\n";
+    std::fwrite(line.data(), 1, line.size(), stderr);
+    std::fflush(stderr);
+}
+
+std::vector<std::string> stdio_arguments(config const& cfg)
+{
+    config const defaults;
+    std::vector<std::string> args;
+    auto const add = [&](std::string flag, std::string value) {
+        args.push_back(std::move(flag));
+        args.push_back(std::move(value));
+    };
+    auto const joined = [](std::vector<std::string> const& items) {
+        return fmt::format("{}", fmt::join(items, ","));
+    };
+    if (!cfg.toolkits.empty()) {
+        add("--toolkits", joined(cfg.toolkits));
+    }
+    for (auto const& t : cfg.tools) {
+        add("--tools", t);
+    }
+    if (cfg.read_only) {
+        args.emplace_back("--read-only");
+    }
+    if (cfg.tool_mode != defaults.tool_mode) {
+        add("--tool-mode", cfg.tool_mode);
+    }
+    if (cfg.max_listed_tools != defaults.max_listed_tools) {
+        add("--max-listed-tools", std::to_string(cfg.max_listed_tools));
+    }
+    for (auto const& p : cfg.pins) {
+        add("--pin", p);
+    }
+    if (cfg.tool_names != defaults.tool_names) {
+        add("--tool-names", cfg.tool_names);
+    }
+    if (cfg.page_size != defaults.page_size) {
+        add("--page-size", std::to_string(cfg.page_size));
+    }
+    for (auto const& b : cfg.base_urls) {
+        add("--base-url", b);
+    }
+    if (!cfg.ca_file.empty()) {
+        add("--ca-file", cfg.ca_file);
+    }
+    if (cfg.allow_insecure_upstream) {
+        args.emplace_back("--allow-insecure-upstream");
+    }
+    if (cfg.connect_timeout != defaults.connect_timeout) {
+        add("--connect-timeout", std::to_string(cfg.connect_timeout.count()));
+    }
+    if (cfg.call_timeout != defaults.call_timeout) {
+        add("--call-timeout", std::to_string(cfg.call_timeout.count()));
+    }
+    if (cfg.max_response_bytes != defaults.max_response_bytes) {
+        add("--max-response-bytes", std::to_string(cfg.max_response_bytes));
+    }
+    return args;
+}
+
 namespace {
 
 template <class Rep>
@@ -167,9 +234,31 @@ std::optional<config> parse_config(int argc, char** argv, int& exit_code,
         if (exit_code == 0) {
             app.exit(e); // --help / --version go to stdout, as users expect
         } else {
-            std::cerr << "toolgate: " << e.what() << " (see --help)\n";
+            print_error(fmt::format("toolgate: {} (see --help)", e.what()));
         }
         return std::nullopt;
+    }
+    // Flags that only mean something with another one: accepted silently, they would be
+    // ignored (`--toolkit KanbanApi` while serving served all 1150 tools).
+    auto const refuse = [&](std::string const& message) {
+        print_error("toolgate: " + message + " (see --help)");
+        exit_code = 2;
+        return std::nullopt;
+    };
+    if (!c.list_toolkit.empty() && !c.list_tools) {
+        return refuse(fmt::format("--toolkit {} only narrows --list-tools; to serve a toolkit, "
+                                  "did you mean --toolkits {}?",
+                                  c.list_toolkit, c.list_toolkit));
+    }
+    if (c.list_json && !c.list_tools && !c.list_toolkits) {
+        return refuse("--json only changes what --list-tools or --list-toolkits print");
+    }
+    if (c.list_tools && c.list_toolkits) {
+        return refuse("--list-tools and --list-toolkits: give one of them");
+    }
+    if (!c.pins.empty() && c.tool_mode == "full") {
+        return refuse("--pin lists tools beside the meta-tools of discovery mode; with "
+                      "--tool-mode full every tool is listed already");
     }
     // Flags win over TOOLGATE_TOOLKITS / TOOLGATE_TOOLS; make_selection splits the lists.
     auto env = toolkits::selection_lists_from_env();

@@ -77,6 +77,14 @@ struct config {
     bool list_json = false;
 };
 
+/// The arguments that make a stdio toolgate serve what `cfg` serves: the catalogue choices and
+/// the upstream settings that differ from their defaults (transport and HTTP-only flags left
+/// out). The HTTP banner prints them for desktop clients.
+std::vector<std::string> stdio_arguments(config const& cfg);
+
+/// Writes `message` and a newline to stderr in one write.
+void print_error(std::string const& message);
+
 /// Parses argv and the TOOLGATE_* environment. Returns nullopt with `exit_code` set when the
 /// process should exit now (after --help or --version: 0; on a bad flag: 2, message printed).
 std::optional<config> parse_config(int argc, char** argv, int& exit_code,

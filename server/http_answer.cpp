@@ -127,7 +127,16 @@ asio::awaitable<void> answer_request(router& r, protocol::message msg,
         co_return;
     }
     if (!result) {
-        co_await out.respond(202, std::move(extra_headers), {}); // the call was cancelled
+        // The call was cancelled (notifications/cancelled, or its session ended): it gets no
+        // response (CN1). A client that takes an event stream gets one that ends without one;
+        // otherwise the connection closes unanswered, as a request nobody will answer. (A 202
+        // would say a notification was accepted, and left the Inspector waiting forever.)
+        if (format.sse_allowed) {
+            co_await out.begin_stream(200, sse_headers(std::move(extra_headers)));
+            co_await out.end_stream();
+        } else {
+            out.close_after_response();
+        }
         co_return;
     }
     extra_headers.emplace_back("Content-Type", "application/json");

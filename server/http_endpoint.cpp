@@ -4,6 +4,7 @@
 
 #include "protocol/names.hpp"
 #include "protocol/request_meta.hpp"
+#include "protocol/text.hpp"
 #include "protocol/versions.hpp"
 #include "server/connection_choices.hpp"
 #include "server/http_answer.hpp"
@@ -55,6 +56,31 @@ accepted read_accept(http_request const& request)
             contains_token(accept, "text/event-stream") || contains_token(accept, "text/*"), gzip};
 }
 
+/// The request headers a browser page may send us (CORS preflight answer).
+constexpr char const* allowed_request_headers =
+    "Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, "
+    "Mcp-Name, Last-Event-ID, Toolgate-Toolkits, Toolgate-Tools, Toolgate-Tool-Mode, "
+    "Toolgate-Read-Only";
+
+/// The paths an OAuth client probes after a 401 (RFC 9728, RFC 8414, OpenID discovery, RFC
+/// 7591 dynamic registration).
+bool is_oauth_discovery(http_request const& request)
+{
+    std::string_view const path = request.path;
+    return path.starts_with("/.well-known/oauth-protected-resource") ||
+           path.starts_with("/.well-known/oauth-authorization-server") ||
+           path.starts_with("/.well-known/openid-configuration") ||
+           (request.method == "POST" && path == "/register");
+}
+
+std::string static_tokens_only_body()
+{
+    return R"({"error":"not_found","error_description":"This server takes static bearer tokens, )"
+           R"(not OAuth: send the header Authorization: Bearer <token> with every request (ask )"
+           R"(whoever runs it for a token). There is no OAuth authorization server to discover, )"
+           R"(register with or sign in to."})";
+}
+
 /// --max-sessions reached (503), or the client's own --max-sessions-per-principal with all of
 /// its sessions busy (429): a JSON-RPC error the client can show, and Retry-After.
 asio::awaitable<void> refuse_session(json::value id, http_responder& out,
@@ -98,6 +124,14 @@ asio::awaitable<void> mcp_http_endpoint::handle(http_request request, http_respo
             co_return;
         }
     }
+    if (options_.auth && !options_.auth->oauth() && is_oauth_discovery(request)) {
+        // A client that meets a 401 looks for an OAuth authorization server (the Inspector,
+        // mcp-remote). There is none: say what works instead of a bare 404.
+        spdlog::debug("http: {} {} from {}: static tokens only, no OAuth", request.method,
+                      protocol::clipped(request.path), request.peer);
+        co_await out.respond(404, json_headers(), static_tokens_only_body());
+        co_return;
+    }
     if (request.path != options_.path) {
         co_await out.respond(404, json_headers(),
                              error_body(nullptr, protocol::error_code::invalid_request,
@@ -117,13 +151,38 @@ asio::awaitable<void> mcp_http_endpoint::handle(http_request request, http_respo
     }
     // H26/H27: refuse browsers from other origins, and rebinding through a foreign Host.
     auto const* host = request.header("host");
-    if (!origins_.allows_origin(request.header("origin")) ||
+    auto const* origin = request.header("origin");
+    if (!origins_.allows_origin(origin) ||
         (options_.loopback_bind && host && !transport::origin_policy::is_loopback_host(*host))) {
-        spdlog::warn("http: refused origin/host from {}", request.peer);
+        spdlog::warn("http: refused Origin `{}` / Host `{}` from {} (allow more origins with "
+                     "--allowed-origin)",
+                     origin ? protocol::clipped(*origin, 100) : std::string("-"),
+                     host ? protocol::clipped(*host, 100) : std::string("-"), request.peer);
         out.close_after_response();
         co_await out.respond(403, json_headers(),
                              error_body(nullptr, protocol::error_code::invalid_request,
                                         "Forbidden: Origin or Host not allowed"));
+        co_return;
+    }
+    if (origin) {
+        // A browser page from an allowed origin (the Inspector's "Direct" mode, a web client):
+        // CORS lets it read our answers and the headers it needs (Fetch standard §3.2).
+        out.add_response_header("Access-Control-Allow-Origin", *origin);
+        out.add_response_header("Vary", "Origin");
+        out.add_response_header("Access-Control-Expose-Headers",
+                                "Mcp-Session-Id, WWW-Authenticate, MCP-Protocol-Version");
+    }
+    if (request.method == "OPTIONS") {
+        // The preflight carries no credentials, so it is answered before authentication.
+        spdlog::debug("http: OPTIONS {} from {} (CORS preflight)", request.path, request.peer);
+        header_list headers;
+        if (origin) {
+            headers.emplace_back("Access-Control-Allow-Methods", "POST, GET, DELETE, OPTIONS");
+            headers.emplace_back("Access-Control-Allow-Headers", allowed_request_headers);
+            headers.emplace_back("Access-Control-Max-Age", "600");
+        }
+        headers.emplace_back("Allow", "POST, GET, DELETE, OPTIONS");
+        co_await out.respond(204, std::move(headers), {});
         co_return;
     }
     // §3 row 0, H16, A4/A5: the token is checked on every request, sessions or not.
@@ -151,6 +210,8 @@ asio::awaitable<void> mcp_http_endpoint::handle(http_request request, http_respo
     } else {
         // H19: no standalone server-to-client stream. The catalogue is fixed and toolgate
         // never sends unsolicited messages, so GET has nothing to carry: 405.
+        spdlog::debug("http: {} {} from {}: 405 (toolgate sends no unsolicited messages)",
+                      protocol::clipped(request.method, 16), request.path, request.peer);
         header_list headers = json_headers();
         headers.emplace_back("Allow", "POST, DELETE");
         co_await out.respond(405, std::move(headers),
@@ -176,7 +237,9 @@ asio::awaitable<void> mcp_http_endpoint::remove(http_request const& request, htt
                                         "Session not found"));
         co_return;
     }
-    co_await out.respond(204, {}, {});
+    spdlog::debug("http: session ended by DELETE from {}", request.peer);
+    // 200, as the reference SDK answers: the older Inspector's proxy cannot relay a 204.
+    co_await out.respond(200, {}, {});
 }
 
 asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_responder& out,
@@ -349,6 +412,7 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
                 co_await refuse_session(init_id, out, sessions_, *full);
                 co_return; // lost a race for the last place
             }
+            spdlog::debug("http: initialize from {}: session opened ({})", request.peer, version);
             headers.emplace_back("Mcp-Session-Id", std::move(std::get<std::string>(opened)));
         }
         unsigned const status = reply ? reply->http_status : 500;

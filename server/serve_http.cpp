@@ -12,6 +12,8 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/as_tuple.hpp>
+#include <boost/json/serialize.hpp>
+#include <boost/json/value_from.hpp>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -41,7 +43,24 @@ asio::awaitable<void> sweep_sessions(session_registry& sessions, router& r,
     }
 }
 
-void print_banner(config const& cfg, std::uint16_t port, std::string const& summary)
+/// `arg` as one shell word: kept as it is when plain, else single-quoted.
+std::string shell_word(std::string const& arg)
+{
+    bool const plain = !arg.empty() && arg.find_first_not_of(
+                                           "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                           "0123456789_./,:=+@%-") == std::string::npos;
+    if (plain) {
+        return arg;
+    }
+    std::string out = "'";
+    for (char c : arg) {
+        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    }
+    return out + "'";
+}
+
+void print_banner(config const& cfg, std::uint16_t port, std::string const& summary,
+                  client_auth const* auth)
 {
     auto const url = fmt::format("http://{}:{}{}", cfg.host.find(':') != std::string::npos
                                                        ? "[" + cfg.host + "]"
@@ -49,9 +68,31 @@ void print_banner(config const& cfg, std::uint16_t port, std::string const& summ
                                  port, cfg.path);
     spdlog::info("toolgate {} serving MCP (Streamable HTTP) at {}", toolgate_version(), url);
     spdlog::info("{}", summary);
-    spdlog::info("connect: npx @modelcontextprotocol/inspector --cli {} --method tools/list", url);
-    spdlog::info("connect a desktop client over stdio: command \"toolgate\" (no arguments); "
-                 "Ctrl-C stops this server");
+    if (!auth) {
+        spdlog::info("connect: npx @modelcontextprotocol/inspector --cli {} --method tools/list",
+                     url);
+    } else if (!auth->oauth()) {
+        spdlog::info("connect with a token of --auth-token-file: npx @modelcontextprotocol/"
+                     "inspector --cli {} --method tools/list --header \"Authorization: Bearer "
+                     "<token>\" (static bearer tokens; there is no OAuth sign-in)",
+                     url);
+    } else {
+        spdlog::info("connect with an access token from {}: npx @modelcontextprotocol/inspector "
+                     "--cli {} --method tools/list --header \"Authorization: Bearer <token>\"",
+                     cfg.oauth_issuer, url);
+    }
+    // The same tools over stdio, for a desktop client: the flags in force, as a shell command
+    // and as the JSON `args` list a client's configuration file takes (one argument each).
+    auto const args = stdio_arguments(cfg);
+    std::string command = "toolgate";
+    for (auto const& a : args) {
+        command += ' ' + shell_word(a);
+    }
+    spdlog::info("the same tools over stdio: {}{}; Ctrl-C stops this server", command,
+                 args.empty() ? std::string(" (no arguments)")
+                              : fmt::format(" (a client's JSON configuration: \"command\": "
+                                            "\"toolgate\", \"args\": {})",
+                                            boost::json::serialize(boost::json::value_from(args))));
 }
 
 /// SIGTERM/SIGINT in HTTP mode: stop accepting (idle keep-alive connections close), poll
@@ -216,7 +257,8 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
 
     // Last: whoever waits for the banner (a supervisor, a test) may signal at once, and the
     // handlers above must be in place by then.
-    print_banner(cfg, listener.port(), svc.summary + "; " + stack.views().mode_summary());
+    print_banner(cfg, listener.port(), svc.summary + "; " + stack.views().mode_summary(),
+                 auth.get());
 
     std::vector<std::thread> workers;
     for (unsigned i = 1; i < cfg.threads; ++i) {

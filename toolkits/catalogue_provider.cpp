@@ -1,6 +1,7 @@
 // catalogue_provider: descriptors built once at start-up; per call, validate then execute.
 #include "toolkits/catalogue_provider.hpp"
 
+#include "toolkits/call_reporter.hpp"
 #include "toolkits/validate.hpp"
 
 namespace toolgate::toolkits {
@@ -65,6 +66,7 @@ catalogue_provider::call(protocol::tool_descriptor const& tool, boost::json::obj
         co_return protocol::call_result::error("tool `" + tool.name + "` is not served");
     }
     if (auto problem = validate_arguments(*ref->toolkit, *ref->tool, arguments)) {
+        report_refusal(context, *ref->toolkit, *ref->tool, *problem);
         co_return protocol::call_result::error(std::move(*problem));
     }
     normalise_integers(*ref->tool, arguments);

@@ -2,10 +2,14 @@
 #include "toolkits/http_executor.hpp"
 
 #include "toolkits/auth.hpp"
+#include "toolkits/call_reporter.hpp"
 #include "toolkits/request_builder.hpp"
 #include "toolkits/secret_names.hpp"
 
+#include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
+
+#include <optional>
 
 namespace toolgate::toolkits {
 
@@ -26,6 +30,11 @@ private:
     std::shared_ptr<std::atomic<std::size_t>> held_;
     std::size_t bytes_;
 };
+
+std::string qualified_name(toolkit_spec const& toolkit, tool_spec const& tool)
+{
+    return std::string(toolkit.name) + "." + std::string(tool.name);
+}
 
 } // namespace
 
@@ -68,13 +77,14 @@ tool_result<prepared_request> http_executor::prepare(toolkit_spec const& toolkit
 boost::asio::awaitable<protocol::call_result> http_executor::execute(toolkit_spec const& toolkit,
                                                                      tool_spec const& tool,
                                                                      boost::json::object arguments,
-                                                                     call_context& /*context*/)
+                                                                     call_context& context)
 {
     if (auto local = answer_locally(tool, arguments)) {
         co_return std::move(*local);
     }
     auto prepared = prepare(toolkit, tool, arguments);
     if (!prepared) {
+        report_refusal(context, toolkit, tool, prepared.error().message);
         co_return protocol::call_result::error(std::move(prepared.error().message));
     }
     // Logs never show a secret, a secret host, or a secret-named argument (issue 6 item 6).
@@ -82,8 +92,18 @@ boost::asio::awaitable<protocol::call_result> http_executor::execute(toolkit_spe
     for (auto& value : secret_argument_values(arguments)) {
         prepared->request.log_redactions.push_back(std::move(value));
     }
+    // Progress and log notifications while the request is out, when the client asked for any.
+    std::optional<call_reporter> reporter;
+    if (context.reporting()) {
+        reporter.emplace(context, qualified_name(toolkit, tool));
+        prepared->request.on_event = reporter->observer();
+        reporter->start_heartbeat(co_await boost::asio::this_coro::executor);
+    }
     // The request is copied into send(): the prepared redactions stay here for shaping.
     auto result = co_await client_.send(prepared->request);
+    if (reporter) {
+        reporter->stop();
+    }
     // The answer's bytes count against the budget until its result is gone (sent).
     auto const bytes = result.response.body.size();
     auto const before = answers_held_->fetch_add(bytes);

@@ -26,6 +26,9 @@ public:
                                  std::string_view message) = 0;
     /// Sends a `notifications/message` when the client asked for this level or a lower one.
     virtual void log(log_level level, std::string_view logger, boost::json::value data) = 0;
+    /// Whether anything reported can reach the client (it sent a progressToken or chose a log
+    /// level): when not, tools skip the work of reporting.
+    virtual bool reporting() const { return false; }
     /// The protocol revision of the request (e.g. "2025-11-25", "2026-07-28").
     virtual std::string_view protocol_version() const = 0;
     /// What the request may see of the served tools (per-connection choices, read-only mode);

@@ -122,6 +122,9 @@ public:
         for (auto& [name, value] : headers) {
             res.set(name, value);
         }
+        for (auto& [name, value] : always_) {
+            res.set(name, value);
+        }
         res.body() = std::move(body);
         res.keep_alive(keep_alive_);
         res.prepare_payload();
@@ -149,6 +152,9 @@ public:
         http::response<http::empty_body> res{static_cast<http::status>(status), version_};
         res.set(http::field::server, "toolgate");
         for (auto& [name, value] : headers) {
+            res.set(name, value);
+        }
+        for (auto& [name, value] : always_) {
             res.set(name, value);
         }
         res.keep_alive(keep_alive_);
@@ -183,6 +189,9 @@ public:
         for (auto& [name, value] : headers) {
             res.set(name, value);
         }
+        for (auto& [name, value] : always_) {
+            res.set(name, value);
+        }
         res.keep_alive(keep_alive_);
         res.chunked(true);
         http::response_serializer<http::empty_body> serializer{res};
@@ -215,6 +224,10 @@ public:
 
     bool has_responded() const override { return responded_; }
     void close_after_response() override { keep_alive_ = false; }
+    void add_response_header(std::string name, std::string value) override
+    {
+        always_.emplace_back(std::move(name), std::move(value));
+    }
     void mark_authenticated() override { authenticated_ = true; }
     bool keep_alive() const { return keep_alive_; }
     bool authenticated() const { return authenticated_; }
@@ -226,6 +239,7 @@ private:
     bool responded_ = false;
     bool streaming_ = false;
     bool authenticated_ = false;
+    header_list always_; ///< added to whatever answer goes out
 };
 
 asio::awaitable<void> write_simple(beast::tcp_stream& stream, http::status status,

@@ -51,6 +51,9 @@ public:
     /// The connection closes after this answer (call before answering): a refused client
     /// keeps no connection slot for the keep-alive timeout.
     virtual void close_after_response() = 0;
+    /// A header every answer to this request carries (CORS headers for a browser origin).
+    /// Call before answering.
+    virtual void add_response_header(std::string name, std::string value) = 0;
     /// The request passed client authentication (or none is configured): from now on the
     /// connection may stay idle for the keep-alive timeout. Until then an idle connection
     /// gets only the (short) header timeout.

@@ -128,46 +128,93 @@ std::string masked(std::string text, std::vector<std::string> const& redactions)
     return text;
 }
 
-/// One line per attempt at debug: method, host, path (never the query), outcome, time. Secrets
-/// (a host a secret names, a token in a path) are masked (issue 6 item 6).
-void log_attempt(outbound_request const& request, url_target const& target,
-                 step_outcome const& outcome, steady_clock::time_point started, int attempt,
-                 bool reused)
+/// Host and path of `target` as logs and events show them: secrets (a host a secret names, a
+/// token in a path) masked (issue 6 item 6), never the query.
+std::string masked_where(outbound_request const& request, url_target const& target)
 {
-    if (!spdlog::should_log(spdlog::level::debug)) {
+    return masked(fmt::format("{}{}", target.authority(), target.path), request.log_redactions);
+}
+
+/// One line per attempt at debug (method, host, path, outcome, time), and the same told to
+/// the request's own observer.
+void report_attempt(outbound_request const& request, url_target const& target,
+                    step_outcome const& outcome, steady_clock::time_point started, int attempt,
+                    bool reused, int max_attempts)
+{
+    bool const logged = spdlog::should_log(spdlog::level::debug);
+    if (!logged && !request.on_event) {
         return;
     }
     auto const ms = std::chrono::duration_cast<std::chrono::milliseconds>(steady_clock::now() - started);
-    auto const where = masked(fmt::format("{}{}", target.authority(), target.path),
-                              request.log_redactions);
-    if (outcome.failure == outbound_failure::none) {
+    auto const where = masked_where(request, target);
+    if (logged && outcome.failure == outbound_failure::none) {
         spdlog::debug("upstream {} {} status={} ms={} attempt={} reused={}", request.method,
                       where, outcome.response.status, ms.count(), attempt, reused);
-    } else {
+    } else if (logged) {
         spdlog::debug("upstream {} {} failure={} ms={} attempt={} reused={}", request.method,
                       where, failure_name(outcome.failure), ms.count(), attempt, reused);
     }
+    if (request.on_event) {
+        outbound_event event;
+        event.what = outcome.failure == outbound_failure::none ? outbound_event::kind::answered
+                                                               : outbound_event::kind::failed;
+        event.method = request.method;
+        event.where = where;
+        event.status = outcome.response.status;
+        if (outcome.failure != outbound_failure::none) {
+            event.failure = failure_name(outcome.failure);
+        }
+        event.elapsed = ms;
+        event.attempt = attempt;
+        event.max_attempts = max_attempts;
+        request.on_event(event);
+    }
 }
 
-/// How long to wait before retrying a 429/503, or nullopt to return it as is: no attempts
-/// left, or the wait would end past the deadline.
-std::optional<std::chrono::milliseconds> retry_delay(outbound_response const& response, int attempt,
-                                                     https_options const& options,
-                                                     steady_clock::time_point deadline)
+/// The observer's event for a retry wait (or a wait the deadline does not allow).
+void report_wait(outbound_request const& request, url_target const& target,
+                 outbound_event::kind what, std::chrono::milliseconds wait, bool asked,
+                 int next_attempt, int max_attempts)
 {
-    if (!is_retryable_status(response.status) || attempt >= options.max_attempts) {
-        return std::nullopt;
+    if (!request.on_event) {
+        return;
     }
-    auto wait = backoff_delay(attempt);
+    outbound_event event;
+    event.what = what;
+    event.method = request.method;
+    event.where = masked_where(request, target);
+    event.wait = wait;
+    event.retry_after = asked;
+    event.attempt = next_attempt;
+    event.max_attempts = max_attempts;
+    request.on_event(event);
+}
+
+/// How long to wait before retrying a 429/503. `retry` is false when the answer is returned as
+/// is: not retryable, no attempts left, or the wait (then in `wait`) would end past the
+/// deadline. `asked`: the platform named the delay (Retry-After).
+struct retry_plan {
+    bool retry = false;
+    std::chrono::milliseconds wait{0};
+    bool asked = false;
+};
+
+retry_plan plan_retry(outbound_response const& response, int attempt,
+                      https_options const& options, steady_clock::time_point deadline)
+{
+    retry_plan plan;
+    if (!is_retryable_status(response.status) || attempt >= options.max_attempts) {
+        return plan;
+    }
+    plan.wait = backoff_delay(attempt);
     if (auto const asked = response.header("Retry-After"); !asked.empty()) {
         if (auto const parsed = parse_retry_after(asked, std::chrono::system_clock::now())) {
-            wait = *parsed;
+            plan.wait = *parsed;
+            plan.asked = true;
         }
     }
-    if (steady_clock::now() + wait >= deadline) {
-        return std::nullopt;
-    }
-    return wait;
+    plan.retry = steady_clock::now() + plan.wait < deadline;
+    return plan;
 }
 
 open_params make_open_params(https_client::state const& st, url_target const& target,
@@ -264,6 +311,15 @@ asio::awaitable<outbound_result> send_to(state_ptr st, outbound_request request,
     auto const key = target.pool_key();
     for (int attempt = 1;; ++attempt) {
         auto const started = steady_clock::now();
+        if (request.on_event) {
+            outbound_event event;
+            event.what = outbound_event::kind::sending;
+            event.method = request.method;
+            event.where = masked_where(request, target);
+            event.attempt = attempt;
+            event.max_attempts = st->options.max_attempts;
+            request.on_event(event);
+        }
         auto lease = co_await st->pool.acquire(key, deadline);
         if (!lease) {
             co_return gave_up(cs, *st, request, target, "waiting for a pooled connection");
@@ -286,7 +342,8 @@ asio::awaitable<outbound_result> send_to(state_ptr st, outbound_request request,
                                                   asio::use_awaitable);
             if (opened.failure != outbound_failure::none) {
                 slot.release(nullptr, false);
-                log_attempt(request, target, opened, started, attempt, reused);
+                report_attempt(request, target, opened, started, attempt, reused,
+                               st->options.max_attempts);
                 co_return to_result(std::move(opened));
             }
         }
@@ -295,14 +352,22 @@ asio::awaitable<outbound_result> send_to(state_ptr st, outbound_request request,
             asio::use_awaitable);
         slot.release(connection, outcome.reusable);
         connection.reset();
-        log_attempt(request, target, outcome, started, attempt, reused);
+        report_attempt(request, target, outcome, started, attempt, reused,
+                       st->options.max_attempts);
 
         if (outcome.failure == outbound_failure::none) {
-            auto const wait = retry_delay(outcome.response, attempt, st->options, deadline);
-            if (!wait) {
+            auto const plan = plan_retry(outcome.response, attempt, st->options, deadline);
+            if (!plan.retry) {
+                if (is_retryable_status(outcome.response.status) &&
+                    attempt < st->options.max_attempts) {
+                    report_wait(request, target, outbound_event::kind::retry_skipped, plan.wait,
+                                plan.asked, attempt + 1, st->options.max_attempts);
+                }
                 co_return to_result(std::move(outcome));
             }
-            asio::steady_timer timer(co_await asio::this_coro::executor, *wait);
+            report_wait(request, target, outbound_event::kind::retry_wait, plan.wait, plan.asked,
+                        attempt + 1, st->options.max_attempts);
+            asio::steady_timer timer(co_await asio::this_coro::executor, plan.wait);
             co_await timer.async_wait(asio::as_tuple(asio::use_awaitable));
             if (is_cancelled(cs)) {
                 co_return gave_up(cs, *st, request, target, "waiting to retry");
@@ -371,6 +436,14 @@ asio::awaitable<outbound_result> run_call(state_ptr st, outbound_request request
             spdlog::debug("upstream GET {}{}: redirect to another origin not followed",
                           target->authority(), target->path);
             co_return result;
+        }
+        if (request.on_event) {
+            outbound_event event;
+            event.what = outbound_event::kind::redirected;
+            event.method = request.method;
+            event.where = masked_where(*next, *next_target);
+            event.status = result.response.status;
+            request.on_event(event);
         }
         request = std::move(*next);
     }

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +14,30 @@
 namespace toolgate::transport {
 
 using header_list = std::vector<std::pair<std::string, std::string>>;
+
+/// What happened while a request was on its way, for the caller's own reporting (the MCP log
+/// and progress notifications of the call). `where` is masked as the debug log is: host and
+/// path with `log_redactions` replaced, never the query.
+struct outbound_event {
+    enum class kind : std::uint8_t {
+        sending,      ///< attempt `attempt` starts (a connection is being taken or opened)
+        answered,     ///< an attempt got a response (`status`) after `elapsed`
+        failed,       ///< an attempt got none (`failure` names why) after `elapsed`
+        retry_wait,   ///< waiting `wait` before attempt `attempt` (`retry_after`: as asked)
+        retry_skipped, ///< the platform asked for `wait`, past the call's deadline: no retry
+        redirected,   ///< following a redirect to `where`
+    };
+    kind what = kind::answered;
+    std::string method;
+    std::string where;
+    unsigned status = 0;
+    std::string failure;
+    std::chrono::milliseconds elapsed{0};
+    std::chrono::milliseconds wait{0};
+    bool retry_after = false;
+    int attempt = 1;      ///< the attempt this event is about (retry_wait: the next one)
+    int max_attempts = 1;
+};
 
 /// One request to a platform. `url` is absolute (`https://host[:port]/path?query`) and already
 /// percent-encoded; the client sends it as given.
@@ -35,6 +60,9 @@ struct outbound_request {
     /// Origins the operator configured (base-URL overrides): a redirect there is followed
     /// whatever its scheme or address, as the request itself was.
     std::vector<std::string> trusted_origins;
+    /// Told of each attempt, retry wait and redirect, on the client's strand; must be cheap
+    /// and thread-safe. Empty: nobody is told.
+    std::function<void(outbound_event const&)> on_event;
 };
 
 /// The platform's answer, complete.

@@ -101,6 +101,37 @@ TEST_CASE("static tokens: 401 without or with a wrong token, 200 with a good one
     CHECK(server.process().stderr_text().find(alice) == std::string::npos);
 }
 
+TEST_CASE("static tokens: the OAuth discovery and registration paths a client probes after a "
+          "401 say to send a bearer token (issue 17 item 1)",
+          "[auth][http]")
+{
+    temp_file tokens(alice + "\n");
+    http_server_process server(test_bin, { "--auth-token-file", tokens.path() });
+    auto const port = server.port();
+    // The banner shows the header to send.
+    CHECK(server.process().wait_stderr(R"(--header "Authorization: Bearer <token>")", 2s));
+    using probe = std::pair<std::string, std::string>;
+    auto [method, path] = GENERATE(probe { "GET", "/.well-known/oauth-protected-resource" },
+        probe { "GET", "/.well-known/oauth-protected-resource/mcp" },
+        probe { "GET", "/.well-known/oauth-authorization-server" },
+        probe { "GET", "/.well-known/openid-configuration" }, probe { "POST", "/register" });
+    CAPTURE(method, path);
+    auto const answer = http_request(port, method, path,
+        { { "Content-Type", "application/json" } }, method == "POST" ? "{}" : "");
+    CHECK(answer.status == 404);
+    auto const body = json::parse(answer.body);
+    CHECK(body.at("error") == "not_found");
+    auto const text = std::string(body.at("error_description").as_string());
+    CHECK_THAT(text, Catch::Contains("Authorization: Bearer <token>"));
+    CHECK_THAT(text, Catch::Contains("no OAuth authorization server"));
+    // Without authentication configured those paths are plain unknown paths.
+    http_server_process open(test_bin);
+    auto const plain = http_request(open.port(), method, path,
+        { { "Content-Type", "application/json" } }, method == "POST" ? "{}" : "");
+    CHECK(plain.status == 404);
+    CHECK_THAT(plain.body, !Catch::Contains("Bearer"));
+}
+
 TEST_CASE("a session opened with one token is not found with another (H16)", "[auth][http]")
 {
     temp_file tokens(alice + "\n" + bob + "\n");
@@ -123,7 +154,7 @@ TEST_CASE("a session opened with one token is not found with another (H16)", "[a
     CHECK(http_request(port, "DELETE", "/mcp",
               { { "Authorization", "Bearer " + alice }, { "Mcp-Session-Id", session } })
               .status
-        == 204);
+        == 200);
 }
 
 TEST_CASE("OAuth resource server: metadata, 401 challenges, audience and scope", "[auth][http]")

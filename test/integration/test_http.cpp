@@ -118,7 +118,7 @@ TEST_CASE("http: H15: DELETE ends a session; later requests with its id get 404"
     auto const session = http_initialize(server.port());
     auto deleted = http_request(server.port(), "DELETE", "/mcp",
                                 {{"Mcp-Session-Id", session}, {"MCP-Protocol-Version", "2025-11-25"}});
-    CHECK((deleted.status == 200 || deleted.status == 204));
+    CHECK(deleted.status == 200); // not 204: the older Inspector's proxy cannot relay it
     CHECK(mcp_post(server.port(), list_request, session).status == 404);
     CHECK(http_request(server.port(), "DELETE", "/mcp", {{"Mcp-Session-Id", session}}).status ==
           404);
@@ -137,7 +137,7 @@ TEST_CASE("http: H15: DELETE cancels the session's call in flight", "[http]")
     REQUIRE_THAT(slow.read_until("notifications/progress", 5s),
                  Catch::Contains("notifications/progress"));
     auto deleted = http_request(server.port(), "DELETE", "/mcp", {{"Mcp-Session-Id", session}});
-    CHECK(deleted.status == 204);
+    CHECK(deleted.status == 200);
     // The stream ends without an answer for the cancelled call (CN1).
     auto answer = slow.read_response(5s);
     REQUIRE(answer.status == 200);

@@ -591,5 +591,34 @@ TEST_CASE("stdio: --version and --help exit 0, a bad flag exits 2 with one line 
         CHECK(std::count(err.begin(), err.end(), '\n') == 1);
         CHECK_THAT(err, Catch::StartsWith("toolgate:"));
         CHECK_FALSE(p.read_line(0ms).has_value()); // nothing on stdout
+    }    SECTION("a flag that would be ignored is refused, saying what was meant (issue 17 item 4)")
+    {
+        using case_t = std::pair<std::vector<std::string>, std::string>;
+        auto [args, hint] = GENERATE(
+            case_t{{"--toolkit", "KanbanApi"}, "did you mean --toolkits KanbanApi?"},
+            case_t{{"--json"}, "--json only changes what --list-tools or --list-toolkits print"},
+            case_t{{"--list-tools", "--list-toolkits"}, "give one of them"},
+            case_t{{"--pin", "KanbanApi.Get*", "--tool-mode", "full"}, "--pin"});
+        CAPTURE(args);
+        child_process p(toolgate_bin, args);
+        REQUIRE(p.wait_exit(5s) == 2);
+        auto const& err = p.stderr_text();
+        CHECK(std::count(err.begin(), err.end(), '\n') == 1);
+        CHECK_THAT(err, Catch::StartsWith("toolgate:") && Catch::Contains(hint));
+        CHECK_FALSE(p.read_line(0ms).has_value());
+    }
+    SECTION("--toolkit with --list-tools still narrows the listing")
+    {
+        child_process p(toolgate_bin, {"--list-tools", "--toolkit", "SearchApi"});
+        REQUIRE(p.wait_exit(5s) == 0);
+        std::vector<std::string> lines;
+        while (auto line = p.read_line(0ms)) {
+            lines.push_back(*line);
+        }
+        REQUIRE(lines.size() == 46); // the 45 SearchApi tools and a count
+        for (std::size_t i = 0; i < 45; ++i) {
+            CHECK_THAT(lines[i], Catch::StartsWith("SearchApi."));
+        }
+        CHECK_THAT(lines.back(), Catch::StartsWith("45 tools"));
     }
 }

@@ -1,6 +1,7 @@
 // catalogue_provider: descriptors, lookup, and the hand-over to the executor — valid calls
 // reach it, invalid ones come back as tool errors without reaching it.
 #include "toolkits/catalogue_provider.hpp"
+#include "toolkits/catalogue.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
@@ -64,7 +65,10 @@ TEST_CASE("the provider publishes a descriptor per selected tool", "[toolkits][p
     REQUIRE(d);
     CHECK(d == all.find("StoreApi.DeleteFolder"));
     CHECK(d->dotted_name == "StoreApi.DeleteFolder");
-    CHECK(d->title == "Delete Folder");
+    auto const spec = find_tool("StoreApi.DeleteFolder");
+    REQUIRE(spec);
+    CHECK(d->title == spec->tool->title);
+    CHECK_FALSE(d->title.empty());
     CHECK_FALSE(d->description.empty());
     CHECK(d->hints.destructive);
     CHECK(d->hints.open_world);

@@ -485,6 +485,9 @@ json::value value_for(toolkit_spec const& toolkit, tool_spec const& tool, param_
     }
     switch (p.type) {
     case json_type::string:
+        if (!p.schema.empty()) {
+            return instance_of(json::parse(p.schema), v == variant::all, std::string(p.name), 0);
+        }
         return string_value(p, v);
     case json_type::integer:
     case json_type::number:

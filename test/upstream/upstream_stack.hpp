@@ -53,12 +53,50 @@ inline std::string const& secret(std::string_view variable)
 /// Whether `text` holds any fake secret (or the Basic credential made from one).
 bool leaks_secret(std::string_view text);
 
-/// The provider's per-call services; nothing is reported anywhere.
-class quiet_context final : public toolkits::call_context {
+/// The provider's per-call services: with `reporting` on (a client that asked for logs and
+/// progress), what the call reports is kept for the test to read.
+class recording_context final : public toolkits::call_context {
 public:
-    void report_progress(double, std::optional<double>, std::string_view) override { }
-    void log(toolkits::log_level, std::string_view, boost::json::value) override { }
+    struct progress_note {
+        double progress;
+        std::string message;
+    };
+    struct log_note {
+        toolkits::log_level level;
+        std::string logger;
+        boost::json::value data;
+    };
+
+    void report_progress(double progress, std::optional<double>, std::string_view message) override
+    {
+        std::lock_guard lock(mutex_);
+        progress_.push_back({ progress, std::string(message) });
+    }
+    void log(toolkits::log_level level, std::string_view logger, boost::json::value data) override
+    {
+        std::lock_guard lock(mutex_);
+        logs_.push_back({ level, std::string(logger), std::move(data) });
+    }
+    bool reporting() const override { return reporting_on; }
     std::string_view protocol_version() const override { return "2025-11-25"; }
+
+    std::vector<progress_note> progress() const
+    {
+        std::lock_guard lock(mutex_);
+        return progress_;
+    }
+    std::vector<log_note> logs() const
+    {
+        std::lock_guard lock(mutex_);
+        return logs_;
+    }
+
+    bool reporting_on = false;
+
+private:
+    mutable std::mutex mutex_;
+    std::vector<progress_note> progress_;
+    std::vector<log_note> logs_;
 };
 
 /// Hermetic client options: only the test CA, no proxy from the environment, short bounds.
@@ -140,7 +178,7 @@ public:
     toolkits::fixed_credentials credentials;
     toolkits::http_executor executor;
     toolkits::catalogue_provider provider;
-    quiet_context context;
+    recording_context context;
 };
 
 /// Text of every content block of a result, joined by newlines.
