@@ -234,7 +234,19 @@ std::optional<config> parse_config(int argc, char** argv, int& exit_code,
         if (exit_code == 0) {
             app.exit(e); // --help / --version go to stdout, as users expect
         } else {
-            print_error(fmt::format("toolgate: {} (see --help)", e.what()));
+            // A client's form that takes one argument per line, given `--toolkits KanbanApi`
+            // on one line, passes it as one argument with a space: say how to fix it.
+            std::string hint;
+            for (int i = 1; i < argc; ++i) {
+                std::string_view const arg = argv[i];
+                if (arg.starts_with("--") && arg.find(' ') != std::string_view::npos) {
+                    hint = fmt::format("; `{}` arrived as one argument: give the flag and its "
+                                       "value as two (one per line in a client's form)",
+                                       arg.substr(0, 60));
+                    break;
+                }
+            }
+            print_error(fmt::format("toolgate: {}{} (see --help)", e.what(), hint));
         }
         return std::nullopt;
     }

@@ -56,6 +56,12 @@ event_line describe(outbound_event const& e)
                 fmt::format("{} {}: {} in {} ms{}", e.method, e.where, e.status, e.elapsed.count(),
                             attempt)};
     case outbound_event::kind::failed:
+        if (e.retrying) {
+            // Usually a kept-alive connection the platform had closed: nothing went wrong yet.
+            return {log_level::info,
+                    fmt::format("{} {}: no answer ({}) after {} ms{}; sending again", e.method,
+                                e.where, e.failure, e.elapsed.count(), attempt)};
+        }
         return {e.failure == "cancelled" ? log_level::info : log_level::error,
                 fmt::format("{} {}: no answer ({}) after {} ms{}", e.method, e.where, e.failure,
                             e.elapsed.count(), attempt)};

@@ -139,7 +139,7 @@ std::string masked_where(outbound_request const& request, url_target const& targ
 /// the request's own observer.
 void report_attempt(outbound_request const& request, url_target const& target,
                     step_outcome const& outcome, steady_clock::time_point started, int attempt,
-                    bool reused, int max_attempts)
+                    bool reused, int max_attempts, bool retrying = false)
 {
     bool const logged = spdlog::should_log(spdlog::level::debug);
     if (!logged && !request.on_event) {
@@ -165,6 +165,7 @@ void report_attempt(outbound_request const& request, url_target const& target,
             event.failure = failure_name(outcome.failure);
         }
         event.elapsed = ms;
+        event.retrying = retrying;
         event.attempt = attempt;
         event.max_attempts = max_attempts;
         request.on_event(event);
@@ -352,8 +353,11 @@ asio::awaitable<outbound_result> send_to(state_ptr st, outbound_request request,
             asio::use_awaitable);
         slot.release(connection, outcome.reusable);
         connection.reset();
+        bool const may_retry = outcome.failure != outbound_failure::none &&
+                               may_resend(request, outcome) &&
+                               attempt < st->options.max_attempts && steady_clock::now() < deadline;
         report_attempt(request, target, outcome, started, attempt, reused,
-                       st->options.max_attempts);
+                       st->options.max_attempts, may_retry);
 
         if (outcome.failure == outbound_failure::none) {
             auto const plan = plan_retry(outcome.response, attempt, st->options, deadline);
@@ -374,8 +378,6 @@ asio::awaitable<outbound_result> send_to(state_ptr st, outbound_request request,
             }
             continue;
         }
-        bool const may_retry = may_resend(request, outcome) &&
-                               attempt < st->options.max_attempts && steady_clock::now() < deadline;
         if (!may_retry) {
             co_return to_result(std::move(outcome));
         }

@@ -35,6 +35,8 @@ struct outbound_event {
     std::chrono::milliseconds elapsed{0};
     std::chrono::milliseconds wait{0};
     bool retry_after = false;
+    bool retrying = false; ///< failed: it is sent again at once (e.g. a kept-alive connection
+                           ///< the platform had closed)
     int attempt = 1;      ///< the attempt this event is about (retry_wait: the next one)
     int max_attempts = 1;
 };

@@ -607,6 +607,14 @@ TEST_CASE("stdio: --version and --help exit 0, a bad flag exits 2 with one line 
         CHECK_THAT(err, Catch::StartsWith("toolgate:") && Catch::Contains(hint));
         CHECK_FALSE(p.read_line(0ms).has_value());
     }
+    SECTION("a flag and its value given as one argument get a hint")
+    {
+        child_process p(toolgate_bin, {"--toolkits KanbanApi"});
+        REQUIRE(p.wait_exit(5s) == 2);
+        auto const& err = p.stderr_text();
+        CHECK(std::count(err.begin(), err.end(), '\n') == 1);
+        CHECK_THAT(err, Catch::Contains("`--toolkits KanbanApi` arrived as one argument"));
+    }
     SECTION("--toolkit with --list-tools still narrows the listing")
     {
         child_process p(toolgate_bin, {"--list-tools", "--toolkit", "SearchApi"});

@@ -214,6 +214,12 @@ TEST_CASE("outbound events read as a person debugging wants them", "[upstream][r
     CHECK(line.level == log_level::error);
     CHECK_THAT(line.message, Catch::Contains("no answer (connect)"));
 
+    e.retrying = true;
+    line = toolkits::describe(e);
+    CHECK(line.level == log_level::info); // sent again at once: not an error yet
+    CHECK_THAT(line.message, Catch::EndsWith("; sending again"));
+    e.retrying = false;
+
     e.what = transport::outbound_event::kind::retry_skipped;
     e.wait = 120s;
     e.retry_after = true;
@@ -227,4 +233,26 @@ TEST_CASE("outbound events read as a person debugging wants them", "[upstream][r
     e.retry_after = false;
     CHECK_THAT(toolkits::describe(e).message, Catch::Contains("waiting 1.5 s before attempt 2 of 3") &&
                                                   !Catch::Contains("Retry-After"));
+}
+
+TEST_CASE("a GET whose connection closes unanswered and is sent again logs no error",
+          "[upstream][reports]")
+{
+    upstream_stack s;
+    s.context.reporting_on = true;
+    test::fake_response closed;
+    closed.action = test::fake_action::close;
+    s.fake.push(closed);
+    auto result = s.call("StoreApi.GetFolderDetails", generated("StoreApi.GetFolderDetails"));
+    REQUIRE_FALSE(result.is_error);
+    INFO(everything_reported(s.context));
+    auto const logs = s.context.logs();
+    for (auto const& note : logs) {
+        CHECK(note.level < log_level::warning);
+    }
+    auto const again = std::count_if(logs.begin(), logs.end(), [](auto const& n) {
+        return message_of(n).ends_with("; sending again");
+    });
+    CHECK(again == 1);
+    CHECK(s.fake.request_count() == 2);
 }
