@@ -322,6 +322,36 @@ std::unordered_map<std::string, std::vector<std::string>> const& synonyms()
     return table;
 }
 
+/// `text` without the other tools it names in backticks (`CoreEngineApi_GetWorkerHealthStatus`):
+/// a pointer to another tool says what this one is not, and indexing its words would rank this
+/// tool for that one's requests.
+std::string without_tool_references(std::string_view text)
+{
+    std::string out;
+    out.reserve(text.size());
+    std::size_t i = 0;
+    while (i < text.size()) {
+        if (text[i] == '`') {
+            auto const end = text.find('`', i + 1);
+            if (end != std::string_view::npos) {
+                auto const inner = text.substr(i + 1, end - i - 1);
+                auto const underscore = inner.find_first_of("_."); // either name spelling
+                bool const tool_name = underscore != std::string_view::npos && underscore > 0 &&
+                                       upper(inner[0]) && inner.find(' ') == std::string_view::npos &&
+                                       inner.substr(0, underscore).ends_with("Api");
+                if (tool_name) {
+                    out += ' ';
+                    i = end + 1;
+                    continue;
+                }
+            }
+        }
+        out += text[i];
+        ++i;
+    }
+    return out;
+}
+
 } // namespace
 
 std::vector<std::string> search_tokens(std::string_view text)
@@ -353,8 +383,9 @@ search_index::search_index(std::vector<search_entry> const& entries)
     std::unordered_map<std::string, std::uint32_t> group_numbers;
     for (std::size_t i = 0; i < n; ++i) {
         auto const& e = entries[i];
-        tokens[i] = {search_tokens(e.name), search_tokens(e.title), search_tokens(e.description),
-                     search_tokens(e.params)};
+        tokens[i] = {search_tokens(e.name), search_tokens(e.title),
+                     search_tokens(without_tool_references(e.description)),
+                     search_tokens(without_tool_references(e.params))};
         actions_.push_back(static_cast<std::uint8_t>(action_of_name(e.name)));
         auto const [group, fresh] =
             group_numbers.try_emplace(e.group, static_cast<std::uint32_t>(group_numbers.size()));

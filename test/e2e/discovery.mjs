@@ -23,7 +23,7 @@ if (!bin || !['stdio', 'http'].includes(transportKind)) {
 deadline(170000);
 
 const META = ['toolgate_search_tools', 'toolgate_describe_tools', 'toolgate_call_tool'];
-const QUERY = 'check whether the tool engine is healthy';
+const QUERY = 'check the health of the tool engine';
 const STEP_MS = 30000;
 
 function within(promise, what, ms = STEP_MS) {

@@ -121,6 +121,23 @@ TEST_CASE("the index ranks by field-weighted words and widens by synonyms", "[di
     CHECK(index.search("card", all, 1).size() == 1);
 }
 
+TEST_CASE("another tool named in backticks does not lend this one its words", "[discovery]")
+{
+    std::vector<search_entry> entries {
+        { "CheckEngineHealth", "Check the engine", "Is the engine up? Otherwise use "
+          "`CoreApi_GetWorkerHealthStatus` or `CoreApi.ListWorkerPools`.", "", "" },
+        { "ListWidgets", "List widgets", "Widgets, with their worker pools.", "", "" },
+    };
+    search_index index(entries);
+    auto const all = [](std::size_t) { return true; };
+    auto hits = index.search("worker pools", all, 10);
+    REQUIRE(hits.size() == 1);
+    CHECK(hits.front().position == 1);
+    // Backticked words that are not tool names still count.
+    std::vector<search_entry> plain { { "SetMode", "Set a mode", "Sets `fast` mode.", "", "" } };
+    CHECK(search_index(plain).search("fast", all, 10).size() == 1);
+}
+
 TEST_CASE("toolgate_search_tools ranks the catalogue and says how to go on", "[discovery]")
 {
     fixture f;
