@@ -210,8 +210,8 @@ router::run_call(protocol::tool_call call, std::shared_ptr<transport::message_si
                                 call.view, forwarded, call.tracestate);
     if (spdlog::should_log(spdlog::level::debug)) {
         // Secret-named arguments are masked at every level (issue 6 item 6).
-        spdlog::debug("tools/call request_id={} id={} tool={} arguments={}", request_id,
-                      log_id(call.id), call.tool->dotted_name,
+        spdlog::debug("tools/call id={} request_id={} tool={} arguments={}", log_id(call.id),
+                      request_id, call.tool->dotted_name,
                       protocol::clipped(redacted_arguments_text(call.arguments), 2048));
     }
     auto const started = std::chrono::steady_clock::now();
@@ -224,13 +224,13 @@ router::run_call(protocol::tool_call call, std::shared_ptr<transport::message_si
         failed = true;
         aborted = e.code() == asio::error::operation_aborted;
         if (!aborted) {
-            spdlog::error("tools/call request_id={} id={} tool={} failed: {}", request_id,
-                          log_id(call.id), call.tool->dotted_name, e.what());
+            spdlog::error("tools/call id={} request_id={} tool={} failed: {}", log_id(call.id),
+                          request_id, call.tool->dotted_name, e.what());
         }
     } catch (std::exception const& e) {
         failed = true;
-        spdlog::error("tools/call request_id={} id={} tool={} failed: {}", request_id,
-                      log_id(call.id), call.tool->dotted_name, e.what());
+        spdlog::error("tools/call id={} request_id={} tool={} failed: {}", log_id(call.id),
+                      request_id, call.tool->dotted_name, e.what());
     }
     context.finish();
     auto const elapsed = std::chrono::steady_clock::now() - started;
@@ -260,8 +260,8 @@ router::run_call(protocol::tool_call call, std::shared_ptr<transport::message_si
             parent_id = call.trace->parent_id;
         }
         log_event(spdlog::level::info, "tools/call",
-                  {{"request_id", request_id},
-                   {"id", id},
+                  {{"id", id},
+                   {"request_id", request_id},
                    {"tool", dotted},
                    {"toolkit", toolkit},
                    {"outcome", outcome_text[static_cast<int>(outcome)]},
