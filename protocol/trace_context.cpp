@@ -25,7 +25,7 @@ bool all_zero(std::string_view s) { return s.find_first_not_of('0') == std::stri
 std::string trace_parent::child(std::string_view span_id) const
 {
     std::string out = "00-";
-    out.append(trace_id).append("-").append(span_id).append("-").append(flags);
+    out.append(trace_id()).append("-").append(span_id).append("-").append(flags());
     return out;
 }
 
@@ -44,10 +44,10 @@ std::optional<trace_parent> parse_traceparent(std::string_view text)
     if (text.size() > size && (version == "00" || text[size] != '-')) {
         return std::nullopt;
     }
-    trace_parent out{std::string(text.substr(3, 32)), std::string(text.substr(36, 16)),
-                     std::string(text.substr(53, 2))};
-    if (!is_lower_hex(out.trace_id) || !is_lower_hex(out.parent_id) || !is_lower_hex(out.flags) ||
-        all_zero(out.trace_id) || all_zero(out.parent_id)) {
+    trace_parent out;
+    text.copy(out.text_.data(), size);
+    if (!is_lower_hex(out.trace_id()) || !is_lower_hex(out.parent_id()) ||
+        !is_lower_hex(out.flags()) || all_zero(out.trace_id()) || all_zero(out.parent_id())) {
         return std::nullopt;
     }
     return out;

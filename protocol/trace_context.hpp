@@ -3,20 +3,28 @@
 // passed on, and the child value toolgate forwards upstream under its own span id.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
 
 namespace toolgate::protocol {
 
-/// A checked `traceparent`: version 00, lower-case hex, ids not all zero.
-struct trace_parent {
-    std::string trace_id;  ///< 32 hex digits
-    std::string parent_id; ///< 16 hex digits: the caller's span
-    std::string flags;     ///< 2 hex digits (01: sampled)
+/// A checked `traceparent`: lower-case hex, ids not all zero. Held in place (a fixed array,
+/// trivially copied): every tool call carries an optional one.
+class trace_parent {
+public:
+    std::string_view trace_id() const { return view(3, 32); }  ///< 32 hex digits
+    std::string_view parent_id() const { return view(36, 16); } ///< the caller's span
+    std::string_view flags() const { return view(53, 2); }      ///< 01: sampled
 
     /// `00-<trace_id>-<span_id>-<flags>`: the same trace, continued by span `span_id`.
     std::string child(std::string_view span_id) const;
+
+private:
+    friend std::optional<trace_parent> parse_traceparent(std::string_view text);
+    std::string_view view(std::size_t at, std::size_t n) const { return {text_.data() + at, n}; }
+    std::array<char, 55> text_{}; ///< version-traceid-parentid-flags, as received
 };
 
 /// Parses a `traceparent` value. nullopt for anything malformed (the spec says to ignore it

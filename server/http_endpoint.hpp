@@ -44,11 +44,13 @@ public:
                                         transport::http_responder& out) override;
 
 private:
-    /// Client authentication (when configured): false after answering a refusal (401/403/400).
-    /// `principal` receives the authenticated client ("" without client auth).
-    boost::asio::awaitable<bool> authenticate(transport::http_request const& request,
-                                              transport::http_responder& out,
-                                              std::string& principal);
+    /// Client authentication (when configured): the refusal to send (401/403/400), or
+    /// nullopt with `principal` set to the authenticated client ("" without client auth).
+    /// Not a coroutine: the common, allowed case costs no coroutine frame.
+    std::optional<client_auth::answer> authenticate(transport::http_request const& request,
+                                                    std::string& principal) const;
+    boost::asio::awaitable<void> refuse_client(client_auth::answer answer,
+                                               transport::http_responder& out);
     boost::asio::awaitable<void> serve_metrics(transport::http_request const& request,
                                                transport::http_responder& out);
     /// `principal`: the authenticated client ("" without client auth); sessions bind to it.
@@ -62,6 +64,8 @@ private:
     transport::origin_policy origins_;
     endpoint_options options_;
     transport::gzip_cache gzip_; ///< compressed tools/list pages, made on first use
+    /// The MCP path is empty or a probe's (/healthz, /readyz, /metrics): the probes win.
+    bool path_shadows_probe_;
 };
 
 } // namespace toolgate::server

@@ -133,6 +133,9 @@ constexpr char const* text_pattern = "%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v";
 
 bool has_value(log_field const& field)
 {
+    if (std::holds_alternative<std::monostate>(field.value)) {
+        return false;
+    }
     auto const* s = std::get_if<std::string_view>(&field.value);
     return !s || !s->empty();
 }
@@ -204,14 +207,22 @@ void log_event(spdlog::level::level_enum level, std::string_view message,
     logger->log(level, "{}", line);
 }
 
-std::string new_request_id()
+request_id new_request_id()
 {
     static std::uint32_t const prefix = [] {
         std::random_device rd;
         return static_cast<std::uint32_t>(rd());
     }();
     static std::atomic<std::uint32_t> counter{0};
-    return fmt::format("{:08x}{:08x}", prefix, counter.fetch_add(1, std::memory_order_relaxed) + 1);
+    // Every call makes one: plain hex digits, no formatting library, no allocation.
+    std::uint64_t v = (std::uint64_t(prefix) << 32) |
+                      (counter.fetch_add(1, std::memory_order_relaxed) + 1);
+    static constexpr char hex[] = "0123456789abcdef";
+    request_id out;
+    for (int i = 15; i >= 0; --i, v >>= 4) {
+        out.digits[static_cast<std::size_t>(i)] = hex[v & 0xf];
+    }
+    return out;
 }
 
 std::string log_tag(std::string_view value)

@@ -5,6 +5,7 @@
 
 #include <spdlog/common.h>
 
+#include <array>
 #include <cstdint>
 #include <initializer_list>
 #include <span>
@@ -24,14 +25,15 @@ void set_log_format(std::string const& name);
 bool is_json_logging();
 
 /// One field of an event. Strings must already be safe to show (clipped, masked): the JSON
-/// form escapes them, the text form prints them as they are.
+/// form escapes them, the text form prints them as they are. std::monostate: no value.
 struct log_field {
+    using value_type = std::variant<std::string_view, std::int64_t, bool, std::monostate>;
     std::string_view key;
-    std::variant<std::string_view, std::int64_t, bool> value;
+    value_type value;
 };
 
-/// Logs `message` with `fields`: appended as ` key=value` in text, members in JSON. Fields with
-/// an empty string value are left out.
+/// Logs `message` with `fields`: appended as ` key=value` in text, members in JSON. Fields
+/// without a value (std::monostate, or an empty string) are left out.
 void log_event(spdlog::level::level_enum level, std::string_view message,
                std::span<const log_field> fields);
 inline void log_event(spdlog::level::level_enum level, std::string_view message,
@@ -40,9 +42,15 @@ inline void log_event(spdlog::level::level_enum level, std::string_view message,
     log_event(level, message, std::span<const log_field>(fields.begin(), fields.size()));
 }
 
-/// A new request id: 16 hex digits, unique within the process and unlikely to repeat across
-/// replicas (a random per-process prefix and a counter). Thread-safe.
-std::string new_request_id();
+/// A request id: 16 hex digits held in place (one is made per call: no allocation).
+struct request_id {
+    std::array<char, 16> digits{};
+    std::string_view view() const { return {digits.data(), digits.size()}; }
+};
+
+/// A new request id, unique within the process and unlikely to repeat across replicas (a
+/// random per-process prefix and a counter). Thread-safe.
+request_id new_request_id();
 
 /// A short stable tag for a value that must not be logged (a session id, a principal):
 /// the first 12 hex digits of its SHA-256. The same on every replica. "" for "".

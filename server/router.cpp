@@ -198,7 +198,8 @@ asio::awaitable<std::optional<std::string>>
 router::run_call(protocol::tool_call call, std::shared_ptr<transport::message_sink> sink,
                  call_origin origin)
 {
-    auto const request_id = new_request_id();
+    auto const request = new_request_id();
+    auto const request_id = request.view();
     // A caller's trace goes on upstream under a span of our own (W3C Trace Context).
     std::string span_id;
     std::string forwarded;
@@ -207,7 +208,7 @@ router::run_call(protocol::tool_call call, std::shared_ptr<transport::message_si
         forwarded = call.trace->child(span_id);
     }
     routed_call_context context(std::move(sink), call.progress_token, call.level, call.version,
-                                call.view, forwarded, call.tracestate);
+                                call.view, std::move(forwarded), std::move(call.tracestate));
     if (spdlog::should_log(spdlog::level::debug)) {
         // Secret-named arguments are masked at every level (issue 6 item 6).
         spdlog::debug("tools/call id={} request_id={} tool={} arguments={}", log_id(call.id),
@@ -256,8 +257,8 @@ router::run_call(protocol::tool_call call, std::shared_ptr<transport::message_si
         std::string_view trace_id;
         std::string_view parent_id;
         if (call.trace) {
-            trace_id = call.trace->trace_id;
-            parent_id = call.trace->parent_id;
+            trace_id = call.trace->trace_id();
+            parent_id = call.trace->parent_id();
         }
         log_event(spdlog::level::info, "tools/call",
                   {{"id", id},
@@ -265,7 +266,9 @@ router::run_call(protocol::tool_call call, std::shared_ptr<transport::message_si
                    {"tool", dotted},
                    {"toolkit", toolkit},
                    {"outcome", outcome_text[static_cast<int>(outcome)]},
-                   {"status", std::int64_t(result.upstream_status)},
+                   {"status", result.upstream_status > 0
+                                  ? log_field::value_type(std::int64_t(result.upstream_status))
+                                  : log_field::value_type(std::monostate{})},
                    {"ms", std::int64_t(ms)},
                    {"session", std::string_view(origin.session_tag)},
                    {"principal", std::string_view(principal)},

@@ -277,6 +277,7 @@ TEST_CASE("JSON logs: every stderr line is an object; a call's line has its requ
     CHECK(calls[0].at("toolkit") == "Test");
     CHECK(calls[0].at("outcome") == "ok");
     CHECK(calls[0].at("ms").is_int64());
+    CHECK_FALSE(calls[0].contains("status")); // no platform request: no status
     CHECK(calls[0].at("trace_id") == "4bf92f3577b34da6a3ce929d0e0e4736");
     CHECK(calls[0].at("parent_id") == "00f067aa0ba902b7");
     CHECK(calls[0].at("span_id").as_string().size() == 16);
