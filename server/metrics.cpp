@@ -28,10 +28,12 @@ constexpr std::array<std::string_view, 8> failure_reasons = {
 constexpr std::array<double, 14> duration_bounds = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
                                                     1,     2.5,  5,     10,   20,  30,  60};
 
+/// A catalogue tool's toolkit; toolgate's own tools (the discovery meta-tools, named
+/// `toolgate_…` without a dot) count under "toolgate".
 std::string_view toolkit_part(std::string_view dotted)
 {
     auto const dot = dotted.find('.');
-    return dot == std::string_view::npos ? std::string_view() : dotted.substr(0, dot);
+    return dot == std::string_view::npos ? std::string_view("toolgate") : dotted.substr(0, dot);
 }
 
 std::string_view tool_part(std::string_view dotted)

@@ -41,10 +41,11 @@ bool has_line(std::string const& text, std::string const& line)
 
 std::vector<protocol::tool_descriptor> two_toolkits()
 {
-    std::vector<protocol::tool_descriptor> tools(3);
+    std::vector<protocol::tool_descriptor> tools(4);
     tools[0].dotted_name = "StoreApi.DeleteFolder";
     tools[1].dotted_name = "StoreApi.GetFile";
     tools[2].dotted_name = "KanbanApi.GetCard";
+    tools[3].dotted_name = "toolgate_search_tools"; // a meta-tool: no toolkit of its own
     return tools;
 }
 
@@ -92,6 +93,7 @@ TEST_CASE("server metrics count calls by toolkit, tool and outcome, and only cat
     m.record_call(&tools[0], server::call_outcome::ok, 3ms);
     m.record_call(&tools[2], server::call_outcome::cancelled, 2s);
     m.record_refused_call(&tools[1]);
+    m.record_call(&tools[3], server::call_outcome::ok, 1ms);
     protocol::tool_descriptor stranger;
     stranger.dotted_name = "StoreApi.DeleteFolder"; // same name, not one of `tools`
     m.record_call(&stranger, server::call_outcome::ok, 1ms);
@@ -101,6 +103,7 @@ TEST_CASE("server metrics count calls by toolkit, tool and outcome, and only cat
     CHECK(has_line(text, R"(toolgate_tool_calls_total{toolkit="KanbanApi",tool="GetCard",outcome="cancelled"} 1)"));
     CHECK(has_line(text, R"(toolgate_tool_calls_total{toolkit="StoreApi",tool="GetFile",outcome="protocol_error"} 1)"));
     CHECK(text.find(R"(tool="GetFile",outcome="ok")") == std::string::npos); // zero: left out
+    CHECK(has_line(text, R"(toolgate_tool_calls_total{toolkit="toolgate",tool="toolgate_search_tools",outcome="ok"} 1)"));
     CHECK(has_line(text, R"(toolgate_tool_call_duration_seconds_count{toolkit="StoreApi"} 2)"));
     CHECK(has_line(text, R"(toolgate_tool_call_duration_seconds_bucket{toolkit="KanbanApi",le="1"} 0)"));
     CHECK(has_line(text, R"(toolgate_tool_call_duration_seconds_bucket{toolkit="KanbanApi",le="2.5"} 1)"));
