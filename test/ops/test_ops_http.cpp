@@ -231,7 +231,7 @@ TEST_CASE("a --metrics-listen port serves /metrics and the probes on their own p
     CHECK(http_request(server.port(), "GET", "/metrics").status == 404);
 }
 
-TEST_CASE("JSON logs: every stderr line is an object; a call's line has its request id, "
+TEST_CASE("JSON logs: every stderr line is an object, and a call's line has its request id, "
           "outcome and the caller's trace",
           "[ops][http][logging]")
 {
@@ -286,7 +286,7 @@ TEST_CASE("JSON logs: every stderr line is an object; a call's line has its requ
     CHECK_FALSE(calls[2].contains("trace_id")); // a malformed traceparent is ignored
 }
 
-TEST_CASE("a caller's traceparent reaches the platform under toolgate's own span; upstream "
+TEST_CASE("a caller's traceparent reaches the platform under toolgate's own span, and upstream "
           "metrics count by toolkit, status class and retry",
           "[ops][http][upstream]")
 {

@@ -226,7 +226,7 @@ TEST_CASE("JSON logs: one object a line with time, level, message and the event'
     CHECK_FALSE(std::getline(lines, line));
 }
 
-TEST_CASE("request ids are unique; log tags are stable and hide their input", "[ops][logging]")
+TEST_CASE("request ids are unique, and log tags are stable and hide their input", "[ops][logging]")
 {
     auto const a = server::new_request_id();
     auto const b = server::new_request_id();
@@ -325,7 +325,7 @@ TEST_CASE("config file: unknown keys, tables and refused values name the file, l
     refused("port = 80\nport = 81\n", ":2: not valid TOML");
 }
 
-TEST_CASE("secret options are recognised by name; paths to secrets are not", "[ops][config]")
+TEST_CASE("secret options are recognised by name, paths to secrets are not", "[ops][config]")
 {
     CHECK(server::is_secret_option("session-key"));
     CHECK(server::is_secret_option("client-secret"));
