@@ -12,6 +12,10 @@
 #include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -305,15 +309,24 @@ TEST_CASE("config file: unknown keys, tables and refused values name the file, l
 {
     auto const refused = [](std::string const& text, std::string const& expected) {
         temp_file file(text);
-        std::ostringstream err;
-        auto* old = std::cerr.rdbuf(err.rdbuf());
+        temp_file err_file("");
+        // Errors are written to fd 2 in one write: catch them there.
+        std::fflush(stderr);
+        int const saved = ::dup(2);
+        int const fd = ::open(err_file.path.c_str(), O_WRONLY | O_TRUNC);
+        ::dup2(fd, 2);
         int code = -1;
         auto cfg = parse({"--config", file.path.string()}, code);
-        std::cerr.rdbuf(old);
-        INFO(err.str());
+        std::fflush(stderr);
+        ::dup2(saved, 2);
+        ::close(fd);
+        ::close(saved);
+        std::ifstream in(err_file.path);
+        std::string const err((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        INFO(err);
         CHECK_FALSE(cfg);
         CHECK(code == 2);
-        CHECK(err.str().find(file.path.string() + expected) != std::string::npos);
+        CHECK(err.find(file.path.string() + expected) != std::string::npos);
     };
     refused("port = 8080\n\nprot = 1\n", ":3: unknown key \"prot\"");
     refused("log_level = \"debug\"\n", ":1: unknown key \"log_level\"; options are spelled as on "
