@@ -64,10 +64,12 @@ TEST_CASE("http: a client that disconnects mid-call does not break the server (C
                 // Mid-stream: after the first event.
                 REQUIRE_THAT(gone.read_until("progress", 5s), Catch::Contains("progress"));
             } else {
-                // Mid-call: once the server is running it (its id is taken).
+                // Mid-call: once the server is running it. Asked of /metrics: a probe call with
+                // the same id could take the id just as the slow call arrives, which would then
+                // be refused instead of running.
                 auto const deadline = std::chrono::steady_clock::now() + 5s;
-                while (mcp_post(server.port(), call_request(id, "Test_Echo"), session)
-                           .body.find("in use") == std::string::npos) {
+                while (http_request(server.port(), "GET", "/metrics")
+                           .body.find("\ntoolgate_tool_calls_in_flight 1\n") == std::string::npos) {
                     REQUIRE(std::chrono::steady_clock::now() < deadline);
                     std::this_thread::sleep_for(10ms);
                 }
