@@ -21,6 +21,7 @@
 
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <thread>
 
 namespace toolgate::server {
@@ -172,14 +173,11 @@ private:
     bool begun_ = false;
 };
 
-/// A separate listener for /metrics and the probes (--metrics-listen), or none.
+/// The listener of --metrics-listen (set): a few connections, GET only.
 std::unique_ptr<transport::http_listener> make_metrics_listener(config const& cfg,
                                                                 asio::io_context& ioc,
                                                                 transport::http_handler& handler)
 {
-    if (cfg.metrics_listen.empty()) {
-        return nullptr;
-    }
     auto const address = parse_listen_address(cfg.metrics_listen);
     transport::http_limits limits;
     limits.max_body_bytes = 64 * 1024; // GET only
@@ -251,19 +249,21 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
     limits.max_connections_per_address = cfg.max_connections_per_address;
     transport::http_listener listener(ioc, cfg.host, cfg.port, endpoint, limits);
     listener.start();
-    // /metrics, /healthz and /readyz only (an endpoint without an MCP path).
-    endpoint_options ops_options;
-    ops_options.path.clear();
-    ops_options.auth = auth.get();
-    ops_options.ready = &ready;
-    ops_options.metrics = &metrics;
-    ops_options.metrics_public = cfg.metrics_public;
+    // --metrics-listen: /metrics, /healthz and /readyz on a port of their own (an endpoint
+    // without an MCP path).
+    std::optional<mcp_http_endpoint> ops_endpoint;
+    std::unique_ptr<transport::http_listener> metrics_listener;
     if (!cfg.metrics_listen.empty()) {
-        ops_options.loopback_bind = is_loopback_address(parse_listen_address(cfg.metrics_listen)->first);
-    }
-    mcp_http_endpoint ops_endpoint(r, sessions, origins, ops_options);
-    auto metrics_listener = make_metrics_listener(cfg, ioc, ops_endpoint);
-    if (metrics_listener) {
+        endpoint_options ops_options;
+        ops_options.path.clear();
+        ops_options.auth = auth.get();
+        ops_options.ready = &ready;
+        ops_options.metrics = &metrics;
+        ops_options.metrics_public = cfg.metrics_public;
+        ops_options.loopback_bind =
+            is_loopback_address(parse_listen_address(cfg.metrics_listen)->first);
+        ops_endpoint.emplace(r, sessions, origins, ops_options);
+        metrics_listener = make_metrics_listener(cfg, ioc, *ops_endpoint);
         metrics_listener->start();
     }
     metrics.set_sources({&listener, svc.upstream, &sessions, &r, &ready});
