@@ -7,6 +7,7 @@
 #include "protocol/jsonrpc.hpp"
 #include "protocol/log_level.hpp"
 #include "protocol/server_identity.hpp"
+#include "protocol/trace_context.hpp"
 #include "protocol/tool_index.hpp"
 #include "protocol/tool_pages.hpp"
 #include "protocol/tool_view.hpp"
@@ -85,6 +86,9 @@ struct tool_call {
     std::optional<log_level> level;  ///< notifications/message threshold, none = no logs
     boost::json::value progress_token; ///< null when the client asked for no progress
     std::shared_ptr<tool_view const> view; ///< what the request may see (the meta-tools filter by it)
+    /// W3C trace context from `_meta` (or, over HTTP, the request's headers); empty: none.
+    std::optional<trace_parent> trace;
+    std::string tracestate;
 
     /// Whether running it can send notifications (progress or logs) before the result: only
     /// then does an HTTP answer need to be ready to turn into an event stream.

@@ -88,4 +88,22 @@ json::value progress_token_of(json::object const* params)
     return nullptr;
 }
 
+meta_trace trace_of(json::object const* params)
+{
+    meta_trace out;
+    auto const* meta = meta_of(params);
+    auto const* parent = meta ? meta->if_contains(names::meta_traceparent) : nullptr;
+    if (!parent || !parent->is_string()) {
+        return out;
+    }
+    out.parent = parse_traceparent(parent->get_string());
+    if (out.parent) {
+        if (auto const* state = meta->if_contains(names::meta_tracestate);
+            state && state->is_string()) {
+            out.state = checked_tracestate(state->get_string()).value_or(std::string());
+        }
+    }
+    return out;
+}
+
 } // namespace toolgate::protocol

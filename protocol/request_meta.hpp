@@ -4,6 +4,7 @@
 
 #include "protocol/errors.hpp"
 #include "protocol/log_level.hpp"
+#include "protocol/trace_context.hpp"
 
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
@@ -35,5 +36,13 @@ std::variant<request_meta, rpc_error> read_request_meta(boost::json::object cons
 
 /// `params._meta.progressToken` (string or integer), or null.
 boost::json::value progress_token_of(boost::json::object const* params);
+
+/// The W3C trace context in `params._meta`: `parent` when `traceparent` is well formed (a
+/// malformed one is ignored, as the spec says), and `state` (`tracestate`) only beside it.
+struct meta_trace {
+    std::optional<trace_parent> parent;
+    std::string state;
+};
+meta_trace trace_of(boost::json::object const* params);
 
 } // namespace toolgate::protocol

@@ -43,6 +43,9 @@ struct call_result {
     std::vector<content_block> content;
     std::optional<boost::json::value> structured;
     bool is_error = false;
+    /// The platform's HTTP status for this call's request (0: none was sent or none came
+    /// back), for logs.
+    unsigned upstream_status = 0;
     /// Keeps a reservation for as long as the result lives (a share of the memory budget for
     /// platform answers); empty for most results.
     std::shared_ptr<void> reservation;

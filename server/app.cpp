@@ -26,6 +26,7 @@ int run_main(int argc, char** argv, service_factory const& make_service)
         return exit_code;
     }
     set_log_level(cfg->log_level);
+    set_log_format(cfg->log_format);
     try {
         // Stdio runs on one thread; HTTP adds workers in serve_http.
         boost::asio::io_context ioc(cfg->transport == "stdio" ? 1 : int(cfg->threads));

@@ -13,6 +13,10 @@
 #include <string>
 #include <vector>
 
+namespace toolgate::transport {
+class https_client;
+}
+
 namespace toolgate::server {
 
 /// What the process serves; built after the configuration is known.
@@ -27,6 +31,8 @@ struct service {
     std::vector<toolkits::search_entry> search_texts;
     /// For the instructions: which secrets the served toolkits need (names only).
     std::string credentials_note;
+    /// The outbound client (owned through `owned`), for its metrics; null when there is none.
+    transport::https_client* upstream = nullptr;
 };
 
 using service_factory = std::function<service(config const&, boost::asio::io_context&)>;

@@ -21,7 +21,8 @@ public:
     routed_call_context(std::shared_ptr<transport::message_sink> sink,
                         boost::json::value progress_token,
                         std::optional<protocol::log_level> threshold, std::string version,
-                        std::shared_ptr<protocol::tool_view const> view = {});
+                        std::shared_ptr<protocol::tool_view const> view = {},
+                        std::string traceparent = {}, std::string tracestate = {});
 
     void report_progress(double progress, std::optional<double> total,
                          std::string_view message) override;
@@ -30,6 +31,8 @@ public:
     bool reporting() const override { return !token_.is_null() || threshold_.has_value(); }
     std::string_view protocol_version() const override { return version_; }
     protocol::tool_view const* view() const override { return view_.get(); }
+    std::string_view traceparent() const override { return traceparent_; }
+    std::string_view tracestate() const override { return tracestate_; }
 
     /// After this, nothing more is sent for the call (progress must stop at the response).
     void finish() { finished_ = true; }
@@ -40,6 +43,8 @@ private:
     std::optional<protocol::log_level> threshold_;
     std::string version_;
     std::shared_ptr<protocol::tool_view const> view_;
+    std::string traceparent_; ///< what goes upstream: the caller's trace, our span
+    std::string tracestate_;
     std::mutex mutex_;
     double last_progress_ = -1;
     std::atomic<bool> finished_{false};

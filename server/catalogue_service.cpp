@@ -191,6 +191,7 @@ service make_catalogue_service(config const& cfg, boost::asio::io_context& ioc)
     svc.search_texts = toolkits::search_entries(*provider);
     svc.credentials_note = credentials_note(*provider);
     svc.provider = std::move(provider);
+    svc.upstream = client.get();
     svc.owned = {client, credentials, executor};
     return svc;
 }

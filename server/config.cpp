@@ -1,7 +1,8 @@
 // Flags (CLI11) and TOOLGATE_* environment variables.
 #include "server/config.hpp"
 
-#include "toolkits/selection.hpp"
+#include "server/config_file.hpp"
+#include "toolkits/base_url.hpp"
 
 #include <CLI/App.hpp>
 #include <CLI/Config.hpp>
@@ -9,8 +10,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <cstdlib>
+#include <charconv>
 #include <cstdio>
+#include <cstdlib>
 
 namespace toolgate::server {
 
@@ -87,10 +89,46 @@ CLI::Option* add_seconds(CLI::App& app, std::string const& name, std::chrono::du
 {
     return app.add_option_function<long>(
                   name, [&d](long v) { d = std::chrono::duration<Rep>(v); }, help)
-        ->check(CLI::Range(1L, 86400L * 365));
+        ->check(CLI::Range(1L, 86400L * 365))
+        ->default_str(std::to_string(d.count()));
+}
+
+/// A `base-url` entry from the config file yields to TOOLGATE_BASE_URL_<TOOLKIT> for the same
+/// toolkit (environment over file); other environment variables belong to options.
+bool shadowed_by_environment(std::string_view key, std::string_view value)
+{
+    if (key != "base-url") {
+        return false;
+    }
+    auto const toolkit = value.substr(0, value.find('='));
+    auto const variable = toolkits::base_url_variable(toolkit);
+    char const* set = std::getenv(variable.c_str());
+    return set && *set;
 }
 
 } // namespace
+
+std::optional<std::pair<std::string, std::uint16_t>> parse_listen_address(std::string_view text)
+{
+    auto const colon = text.rfind(':');
+    if (colon == std::string_view::npos || colon == 0) {
+        return std::nullopt;
+    }
+    auto host = text.substr(0, colon);
+    if (host.starts_with('[') && host.ends_with(']')) {
+        host = host.substr(1, host.size() - 2);
+    } else if (host.find(':') != std::string_view::npos) {
+        return std::nullopt; // IPv6 needs brackets
+    }
+    auto const port_text = text.substr(colon + 1);
+    unsigned port = 0;
+    auto [end, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
+    if (host.empty() || ec != std::errc() || end != port_text.data() + port_text.size() ||
+        port > 65535) {
+        return std::nullopt;
+    }
+    return std::pair{std::string(host), static_cast<std::uint16_t>(port)};
+}
 
 std::optional<config> parse_config(int argc, char** argv, int& exit_code,
                                    std::string const& version)
@@ -181,12 +219,33 @@ std::optional<config> parse_config(int argc, char** argv, int& exit_code,
            "--shutdown-grace",
            [&c](long v) { c.shutdown_grace = std::chrono::seconds(v); },
            "seconds SIGTERM/SIGINT waits for calls in flight before cancelling them")
-        ->check(CLI::Range(0L, 3600L));
+        ->check(CLI::Range(0L, 3600L))
+        ->default_str(std::to_string(c.shutdown_grace.count()));
+    app.add_option_function<long>(
+           "--drain-delay",
+           [&c](long v) { c.drain_delay = std::chrono::seconds(v); },
+           "seconds after SIGTERM/SIGINT during which /readyz answers 503 while requests are "
+           "still served, so a load balancer stops sending new ones before the listener closes")
+        ->check(CLI::Range(0L, 3600L))
+        ->default_str(std::to_string(c.drain_delay.count()))
+        ->envname("TOOLGATE_DRAIN_DELAY");
+    app.add_option("--metrics-listen", c.metrics_listen,
+                   "serve /metrics (and /healthz, /readyz) on this ADDR:PORT instead of the HTTP "
+                   "port, e.g. 127.0.0.1:9464")
+        ->envname("TOOLGATE_METRICS_LISTEN")
+        ->check([](std::string const& v) {
+            return parse_listen_address(v) ? std::string()
+                                           : std::string("expected ADDR:PORT, e.g. 127.0.0.1:9464");
+        });
+    app.add_flag("--metrics-public", c.metrics_public,
+                 "serve /metrics without client authentication (a scraper on a private network)");
 
     app.add_option("--toolkits", c.toolkits, "toolkits to serve, comma separated (default: all)")
-        ->delimiter(',');
+        ->delimiter(',')
+        ->envname("TOOLGATE_TOOLKITS");
     app.add_option("--tools", c.tools, "tool name globs to serve, e.g. 'StoreApi.Get*' (repeatable)")
-        ->delimiter(',');
+        ->delimiter(',')
+        ->envname("TOOLGATE_TOOLS");
     app.add_option("--tool-names", c.tool_names,
                    "how tools/list names tools: wire (StoreApi_DeleteFolder) or dotted")
         ->check(CLI::IsMember({"wire", "dotted"}));
@@ -222,6 +281,18 @@ std::optional<config> parse_config(int argc, char** argv, int& exit_code,
     app.add_option("--log-level", c.log_level, "stderr log level")
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
         ->envname("TOOLGATE_LOG_LEVEL");
+    app.add_option("--log-format", c.log_format,
+                   "stderr log format: text, or json (one object a line: time, level, message, "
+                   "fields)")
+        ->check(CLI::IsMember({"text", "json"}))
+        ->envname("TOOLGATE_LOG_FORMAT");
+    app.add_option("--config", c.config_file,
+                   "TOML file of settings: any option's name without -- as a key, e.g. "
+                   "port = 8080 (flags and environment variables win over it)")
+        ->envname("TOOLGATE_CONFIG");
+    app.add_flag("--print-config", c.print_config,
+                 "print the effective settings as TOML, with their sources and secrets masked, "
+                 "and exit");
     app.add_flag("--list-toolkits", c.list_toolkits, "print the toolkits and exit");
     app.add_flag("--list-tools", c.list_tools, "print the tools and exit");
     app.add_option("--toolkit", c.list_toolkit, "with --list-tools: only this toolkit");
@@ -250,6 +321,17 @@ std::optional<config> parse_config(int argc, char** argv, int& exit_code,
         }
         return std::nullopt;
     }
+    // Flags and environment variables are in; the file fills what they left unset.
+    std::set<std::string> from_file;
+    if (!c.config_file.empty()) {
+        try {
+            from_file = apply_config_file(app, c.config_file, shadowed_by_environment);
+        } catch (std::exception const& e) {
+            exit_code = 2;
+            print_error(std::string("toolgate: --config ") + e.what());
+            return std::nullopt;
+        }
+    }
     // Flags that only mean something with another one: accepted silently, they would be
     // ignored (`--toolkit KanbanApi` while serving served all 1150 tools).
     auto const refuse = [&](std::string const& message) {
@@ -272,13 +354,13 @@ std::optional<config> parse_config(int argc, char** argv, int& exit_code,
         return refuse("--pin lists tools beside the meta-tools of discovery mode; with "
                       "--tool-mode full every tool is listed already");
     }
-    // Flags win over TOOLGATE_TOOLKITS / TOOLGATE_TOOLS; make_selection splits the lists.
-    auto env = toolkits::selection_lists_from_env();
-    if (c.toolkits.empty()) {
-        c.toolkits = std::move(env.toolkits);
-    }
-    if (c.tools.empty()) {
-        c.tools = std::move(env.tools);
+    if (c.print_config) {
+        auto const text = effective_config(app, argc, argv, from_file, c.config_file);
+        // A one-shot command, not the protocol: stdout is the user's terminal here.
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        std::fflush(stdout);
+        exit_code = 0;
+        return std::nullopt;
     }
     return c;
 }

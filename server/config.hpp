@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace toolgate::server {
@@ -69,8 +71,16 @@ struct config {
     std::size_t max_response_bytes = 32 * 1024 * 1024;
     bool allow_insecure_upstream = false; ///< http:// platforms off loopback
 
+    // Operations (README "Operations")
+    std::string metrics_listen;            ///< ADDR:PORT serving /metrics; empty: the HTTP port
+    bool metrics_public = false;           ///< /metrics without client authentication
+    std::chrono::seconds drain_delay{0};   ///< after SIGTERM: /readyz 503, still serving
+    std::string config_file;               ///< --config: TOML, one key per flag
+    bool print_config = false;             ///< print the effective settings and exit
+
     // Logging and one-shot commands
     std::string log_level = "info";
+    std::string log_format = "text";       ///< text | json (one object a line)
     bool list_toolkits = false;
     bool list_tools = false;
     std::string list_toolkit;
@@ -84,6 +94,9 @@ std::vector<std::string> stdio_arguments(config const& cfg);
 
 /// Writes `message` and a newline to stderr in one write.
 void print_error(std::string const& message);
+
+/// `ADDR:PORT` (`[v6addr]:PORT` for IPv6) as the address and the port; nullopt when malformed.
+std::optional<std::pair<std::string, std::uint16_t>> parse_listen_address(std::string_view text);
 
 /// Parses argv and the TOOLGATE_* environment. Returns nullopt with `exit_code` set when the
 /// process should exit now (after --help or --version: 0; on a bad flag: 2, message printed).

@@ -4,6 +4,8 @@
 // first one turns the answer into an event stream. Everything else is answered directly.
 #include "server/http_answer.hpp"
 
+#include "server/metrics.hpp"
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/experimental/concurrent_channel.hpp>
@@ -103,6 +105,13 @@ asio::awaitable<void> answer_request(router& r, protocol::message msg,
     if (auto* reply = std::get_if<protocol::reply>(&decided)) {
         result = std::move(*reply);
     } else if (auto* call = std::get_if<protocol::tool_call>(&decided)) {
+        if (!call->trace && format.traceparent) {
+            // `_meta` wins; the HTTP header is the fallback (W3C Trace Context over HTTP).
+            call->trace = protocol::parse_traceparent(*format.traceparent);
+            if (call->trace && format.tracestate) {
+                call->tracestate = protocol::checked_tracestate(*format.tracestate).value_or("");
+            }
+        }
         if (!format.sse_allowed || !call->may_notify()) {
             // Nothing can precede the result, so no stream is prepared: the common case
             // costs no channel and no second coroutine.
@@ -150,11 +159,18 @@ asio::awaitable<void> answer_request(router& r, protocol::message msg,
             extra_headers.emplace_back("Content-Encoding", "gzip");
             // The cache keeps the segment alive as long as the endpoint (and this write).
             auto frame = transport::gzip_frame_around(result->text, *segment, result->tail);
+            if (auto* m = r.metrics()) {
+                m->record_listing(true, frame.before.size() + segment->blocks.size() +
+                                            frame.after.size());
+            }
             co_await out.respond_parts(result->http_status, std::move(extra_headers),
                                        std::move(frame.before), segment->blocks,
                                        std::move(frame.after));
             co_return;
         }
+    }
+    if (auto* m = r.metrics()) {
+        m->record_listing(false, result->text.size() + result->shared.size() + result->tail.size());
     }
     co_await out.respond_parts(result->http_status, std::move(extra_headers),
                                std::move(result->text), result->shared, std::move(result->tail));

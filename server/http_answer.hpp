@@ -21,6 +21,10 @@ struct answer_format {
     /// Set when the client accepts gzip: large answers (a full tools/list page) are then sent
     /// compressed, from this cache of compressed pages.
     transport::gzip_cache* gzip = nullptr;
+    /// The request's `traceparent` / `tracestate` headers (null: none): a tool call whose
+    /// `_meta` carries no trace context takes them.
+    std::string const* traceparent = nullptr;
+    std::string const* tracestate = nullptr;
 };
 
 /// Runs `msg` through the router and writes its answer to `out`. `principal` is the

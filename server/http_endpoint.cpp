@@ -8,6 +8,7 @@
 #include "protocol/versions.hpp"
 #include "server/connection_choices.hpp"
 #include "server/http_answer.hpp"
+#include "server/metrics.hpp"
 #include "server/modern_headers.hpp"
 
 #include <boost/json/serialize.hpp>
@@ -81,6 +82,22 @@ std::string static_tokens_only_body()
            R"(register with or sign in to."})";
 }
 
+answer_format answer_format_for(http_request const& request, bool sse, transport::gzip_cache* gzip)
+{
+    answer_format format;
+    format.sse_allowed = sse;
+    format.gzip = gzip;
+    // One pass over the (lower-case) names for both trace headers.
+    for (auto const& [name, value] : request.headers) {
+        if (name.size() == 11 && name == "traceparent") {
+            format.traceparent = &value;
+        } else if (name.size() == 10 && name == "tracestate") {
+            format.tracestate = &value;
+        }
+    }
+    return format;
+}
+
 /// --max-sessions reached (503), or the client's own --max-sessions-per-principal with all of
 /// its sessions busy (429): a JSON-RPC error the client can show, and Retry-After.
 asio::awaitable<void> refuse_session(json::value id, http_responder& out,
@@ -107,37 +124,108 @@ asio::awaitable<void> refuse_session(json::value id, http_responder& out,
 
 mcp_http_endpoint::mcp_http_endpoint(router& r, session_registry& sessions,
                                      transport::origin_policy origins, endpoint_options options)
-    : router_(r), sessions_(sessions), origins_(std::move(origins)), options_(std::move(options))
+    : router_(r), sessions_(sessions), origins_(std::move(origins)), options_(std::move(options)),
+      path_shadows_probe_(options_.path.empty() || options_.path == "/healthz" ||
+                          options_.path == "/readyz" || options_.path == "/metrics")
 {
+}
+
+std::optional<client_auth::answer> mcp_http_endpoint::authenticate(http_request const& request,
+                                                                   std::string& principal) const
+{
+    if (!options_.auth) {
+        return std::nullopt;
+    }
+    auto decision = options_.auth->check(request);
+    if (decision.result != auth_decision::verdict::allowed) {
+        auto answer = options_.auth->refuse(decision);
+        spdlog::log(answer.status == 401 && decision.reason.starts_with("no ")
+                        ? spdlog::level::debug
+                        : spdlog::level::warn,
+                    "http: {} from {}: {}", answer.status, request.peer, decision.reason);
+        return answer;
+    }
+    principal = std::move(decision.principal);
+    return std::nullopt;
+}
+
+asio::awaitable<void> mcp_http_endpoint::refuse_client(client_auth::answer answer,
+                                                       http_responder& out)
+{
+    // A refused client keeps no connection slot (security review 6).
+    out.close_after_response();
+    co_await out.respond(answer.status, std::move(answer.headers), std::move(answer.body));
+}
+
+asio::awaitable<void> mcp_http_endpoint::serve_metrics(http_request const& request,
+                                                       http_responder& out)
+{
+    if (request.method != "GET" && request.method != "HEAD") {
+        header_list headers = json_headers();
+        headers.emplace_back("Allow", "GET, HEAD");
+        co_await out.respond(405, std::move(headers),
+                             error_body(nullptr, protocol::error_code::invalid_request,
+                                        "Method not allowed: GET /metrics"));
+        co_return;
+    }
+    if (!options_.metrics_public) {
+        std::string principal;
+        if (auto refusal = authenticate(request, principal)) {
+            co_await refuse_client(std::move(*refusal), out);
+            co_return;
+        }
+        out.mark_authenticated();
+    }
+    header_list headers{{"Content-Type", std::string(metrics::content_type)},
+                        {"Cache-Control", "no-store"}};
+    co_await out.respond(200, std::move(headers), options_.metrics->render());
 }
 
 asio::awaitable<void> mcp_http_endpoint::handle(http_request request, http_responder& out)
 {
-    if (request.path == "/healthz" && (request.method == "GET" || request.method == "HEAD")) {
-        co_await out.respond(200, json_headers(), R"({"status":"ok"})");
-        co_return;
-    }
-    if (options_.auth && (request.method == "GET" || request.method == "HEAD")) {
-        // A1/A2: Protected Resource Metadata is public (RFC 9728 §3).
-        if (auto doc = options_.auth->metadata(request.path, options_.path)) {
-            co_await out.respond(doc->status, std::move(doc->headers), std::move(doc->body));
+    // The MCP path is the hot one: one comparison, and the probes are not looked at.
+    bool const mcp_path = request.path == options_.path && !path_shadows_probe_;
+    bool metrics_path = false;
+    if (!mcp_path) {
+        bool const get = request.method == "GET" || request.method == "HEAD";
+        if (request.path == "/healthz" && get) {
+            co_await out.respond(200, json_headers(), R"({"status":"ok"})");
             co_return;
         }
-    }
-    if (options_.auth && !options_.auth->oauth() && is_oauth_discovery(request)) {
-        // A client that meets a 401 looks for an OAuth authorization server (the Inspector,
-        // mcp-remote). There is none: say what works instead of a bare 404.
-        spdlog::debug("http: {} {} from {}: static tokens only, no OAuth", request.method,
-                      protocol::clipped(request.path), request.peer);
-        co_await out.respond(404, json_headers(), static_tokens_only_body());
-        co_return;
-    }
-    if (request.path != options_.path) {
-        co_await out.respond(404, json_headers(),
-                             error_body(nullptr, protocol::error_code::invalid_request,
-                                        fmt::format("Not found: the MCP endpoint is {}",
-                                                    options_.path)));
-        co_return;
+        if (request.path == "/readyz" && get && options_.ready) {
+            // Readiness, not liveness: 503 from the moment shutdown begins, so that a load
+            // balancer stops sending new work here while calls in flight finish.
+            bool const ready = options_.ready->load();
+            unsigned const status = ready ? 200 : 503;
+            std::string body = ready ? R"({"status":"ready"})" : R"({"status":"shutting down"})";
+            co_await out.respond(status, json_headers(), std::move(body));
+            co_return;
+        }
+        if (options_.auth && get && !options_.path.empty()) {
+            // A1/A2: Protected Resource Metadata is public (RFC 9728 §3).
+            if (auto doc = options_.auth->metadata(request.path, options_.path)) {
+                co_await out.respond(doc->status, std::move(doc->headers), std::move(doc->body));
+                co_return;
+            }
+        }
+        if (options_.auth && !options_.auth->oauth() && is_oauth_discovery(request)) {
+            // A client that meets a 401 looks for an OAuth authorization server (the Inspector,
+            // mcp-remote). There is none: say what works instead of a bare 404.
+            spdlog::debug("http: {} {} from {}: static tokens only, no OAuth", request.method,
+                          protocol::clipped(request.path), request.peer);
+            co_await out.respond(404, json_headers(), static_tokens_only_body());
+            co_return;
+        }
+        metrics_path = options_.metrics && request.path == "/metrics";
+        if (request.path != options_.path && !metrics_path) {
+            std::string body = error_body(nullptr, protocol::error_code::invalid_request,
+                                          options_.path.empty()
+                                              ? std::string("Not found")
+                                              : fmt::format("Not found: the MCP endpoint is {}",
+                                                            options_.path));
+            co_await out.respond(404, json_headers(), std::move(body));
+            co_return;
+        }
     }
     // RFC 9112 §3.2: a request with more than one Host is invalid; which one would we check?
     auto const hosts = std::count_if(request.headers.begin(), request.headers.end(),
@@ -185,22 +273,15 @@ asio::awaitable<void> mcp_http_endpoint::handle(http_request request, http_respo
         co_await out.respond(204, std::move(headers), {});
         co_return;
     }
+    if (metrics_path) {
+        co_await serve_metrics(request, out);
+        co_return;
+    }
     // §3 row 0, H16, A4/A5: the token is checked on every request, sessions or not.
     std::string principal;
-    if (options_.auth) {
-        auto decision = options_.auth->check(request);
-        if (decision.result != auth_decision::verdict::allowed) {
-            auto answer = options_.auth->refuse(decision);
-            spdlog::log(answer.status == 401 && decision.reason.starts_with("no ")
-                            ? spdlog::level::debug
-                            : spdlog::level::warn,
-                        "http: {} from {}: {}", answer.status, request.peer, decision.reason);
-            // A refused client keeps no connection slot (security review 6).
-            out.close_after_response();
-            co_await out.respond(answer.status, std::move(answer.headers), std::move(answer.body));
-            co_return;
-        }
-        principal = std::move(decision.principal);
+    if (auto refusal = authenticate(request, principal)) {
+        co_await refuse_client(std::move(*refusal), out);
+        co_return;
     }
     out.mark_authenticated();
     if (request.method == "POST") {
@@ -349,8 +430,9 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
             co_await out.respond(reply.http_status, json_headers(), std::move(reply.text));
             co_return;
         }
+        auto const format = answer_format_for(request, accepts.sse, accepts.gzip ? &gzip_ : nullptr);
         co_await answer_request(router_, std::move(msg), nullptr, std::move(principal), view,
-                                out, {accepts.sse, accepts.gzip ? &gzip_ : nullptr}, {});
+                                out, format, {});
         co_return;
     }
 
@@ -441,8 +523,9 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
     } else {
         conv = sessions_.make_conversation(); // L9: ping needs no session
     }
+    auto const format = answer_format_for(request, accepts.sse, accepts.gzip ? &gzip_ : nullptr);
     co_await answer_request(router_, std::move(msg), conv, std::move(principal), view, out,
-                            {accepts.sse, accepts.gzip ? &gzip_ : nullptr}, {});
+                            format, {});
 }
 
 } // namespace toolgate::server

@@ -10,17 +10,28 @@
 #include "transport/http_types.hpp"
 #include "transport/origin_policy.hpp"
 
+#include <atomic>
 #include <string>
 
 namespace toolgate::server {
 
+class server_metrics;
+
 struct endpoint_options {
+    /// The MCP endpoint; empty: none (a listener for /metrics and the probes only).
     std::string path = "/mcp";
     bool loopback_bind = true; ///< check Host against loopback names (DNS rebinding)
     client_auth const* auth = nullptr; ///< client authentication; null: none (outlives us)
     /// Per-connection choices (query parameters, Toolgate-* headers) pick a view here; null:
     /// the dispatcher's own view for every request. Outlives the endpoint.
     tool_views* views = nullptr;
+    /// /readyz answers 200 while this is true, 503 once it is false (shutdown has begun);
+    /// null: /readyz is not served. Outlives us.
+    std::atomic<bool> const* ready = nullptr;
+    /// Served at /metrics (null: not here, e.g. it has its own --metrics-listen port), behind
+    /// client authentication unless `metrics_public`. Outlives us.
+    server_metrics const* metrics = nullptr;
+    bool metrics_public = false;
 };
 
 class mcp_http_endpoint final : public transport::http_handler {
@@ -33,6 +44,15 @@ public:
                                         transport::http_responder& out) override;
 
 private:
+    /// Client authentication (when configured): the refusal to send (401/403/400), or
+    /// nullopt with `principal` set to the authenticated client ("" without client auth).
+    /// Not a coroutine: the common, allowed case costs no coroutine frame.
+    std::optional<client_auth::answer> authenticate(transport::http_request const& request,
+                                                    std::string& principal) const;
+    boost::asio::awaitable<void> refuse_client(client_auth::answer answer,
+                                               transport::http_responder& out);
+    boost::asio::awaitable<void> serve_metrics(transport::http_request const& request,
+                                               transport::http_responder& out);
     /// `principal`: the authenticated client ("" without client auth); sessions bind to it.
     boost::asio::awaitable<void> post(transport::http_request const& request,
                                       transport::http_responder& out, std::string principal);
@@ -44,6 +64,8 @@ private:
     transport::origin_policy origins_;
     endpoint_options options_;
     transport::gzip_cache gzip_; ///< compressed tools/list pages, made on first use
+    /// The MCP path is empty or a probe's (/healthz, /readyz, /metrics): the probes win.
+    bool path_shadows_probe_;
 };
 
 } // namespace toolgate::server

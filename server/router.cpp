@@ -7,6 +7,8 @@
 #include "protocol/versions.hpp"
 #include "server/call_context.hpp"
 #include "server/log_redaction.hpp"
+#include "server/logging.hpp"
+#include "server/metrics.hpp"
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/bind_cancellation_slot.hpp>
@@ -185,43 +187,99 @@ router::router(toolkits::tool_provider& provider, protocol::dispatcher const& di
 {
 }
 
-asio::awaitable<std::optional<std::string>>
-router::run_call(protocol::tool_call call, std::shared_ptr<transport::message_sink> sink)
+void router::count_refused(protocol::tool_call const& call)
 {
+    if (metrics_) {
+        metrics_->record_refused_call(call.tool);
+    }
+}
+
+asio::awaitable<std::optional<std::string>>
+router::run_call(protocol::tool_call call, std::shared_ptr<transport::message_sink> sink,
+                 call_origin origin)
+{
+    auto const request = new_request_id();
+    auto const request_id = request.view();
+    // A caller's trace goes on upstream under a span of our own (W3C Trace Context).
+    std::string span_id;
+    std::string forwarded;
+    if (call.trace) {
+        span_id = protocol::new_span_id();
+        forwarded = call.trace->child(span_id);
+    }
     routed_call_context context(std::move(sink), call.progress_token, call.level, call.version,
-                                call.view);
+                                call.view, std::move(forwarded), std::move(call.tracestate));
     if (spdlog::should_log(spdlog::level::debug)) {
         // Secret-named arguments are masked at every level (issue 6 item 6).
-        spdlog::debug("tools/call id={} tool={} arguments={}", log_id(call.id),
-                      call.tool->dotted_name,
+        spdlog::debug("tools/call id={} request_id={} tool={} arguments={}", log_id(call.id),
+                      request_id, call.tool->dotted_name,
                       protocol::clipped(redacted_arguments_text(call.arguments), 2048));
     }
     auto const started = std::chrono::steady_clock::now();
     protocol::call_result result;
     bool failed = false;
+    bool aborted = false;
     try {
         result = co_await provider_.call(*call.tool, std::move(call.arguments), context);
     } catch (boost::system::system_error const& e) {
         failed = true;
-        if (e.code() != asio::error::operation_aborted) {
-            spdlog::error("tools/call id={} tool={} failed: {}", log_id(call.id),
-                          call.tool->dotted_name, e.what());
+        aborted = e.code() == asio::error::operation_aborted;
+        if (!aborted) {
+            spdlog::error("tools/call id={} request_id={} tool={} failed: {}", log_id(call.id),
+                          request_id, call.tool->dotted_name, e.what());
         }
     } catch (std::exception const& e) {
         failed = true;
-        spdlog::error("tools/call id={} tool={} failed: {}", log_id(call.id),
-                      call.tool->dotted_name, e.what());
+        spdlog::error("tools/call id={} request_id={} tool={} failed: {}", log_id(call.id),
+                      request_id, call.tool->dotted_name, e.what());
     }
     context.finish();
-    auto const ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                        std::chrono::steady_clock::now() - started)
-                        .count();
+    auto const elapsed = std::chrono::steady_clock::now() - started;
+    auto const cs = co_await asio::this_coro::cancellation_state;
+    auto outcome = result.is_error ? call_outcome::tool_error : call_outcome::ok;
+    if (aborted || cs.cancelled() != asio::cancellation_type::none) {
+        outcome = call_outcome::cancelled;
+    } else if (failed) {
+        outcome = call_outcome::protocol_error;
+    }
+    if (metrics_) {
+        metrics_->record_call(call.tool, outcome, elapsed);
+    }
+    if (spdlog::should_log(spdlog::level::info)) {
+        static constexpr std::string_view outcome_text[] = {"ok", "tool_error", "protocol_error",
+                                                            "cancelled"};
+        auto const dotted = std::string_view(call.tool->dotted_name);
+        auto const dot = dotted.find('.');
+        auto const toolkit = dot == std::string_view::npos ? std::string_view() : dotted.substr(0, dot);
+        auto const principal = log_tag(origin.principal);
+        auto const id = log_id(call.id);
+        auto const ms = std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count();
+        std::string_view trace_id;
+        std::string_view parent_id;
+        if (call.trace) {
+            trace_id = call.trace->trace_id();
+            parent_id = call.trace->parent_id();
+        }
+        log_event(spdlog::level::info, "tools/call",
+                  {{"id", id},
+                   {"request_id", request_id},
+                   {"tool", dotted},
+                   {"toolkit", toolkit},
+                   {"outcome", outcome_text[static_cast<int>(outcome)]},
+                   {"status", result.upstream_status > 0
+                                  ? log_field::value_type(std::int64_t(result.upstream_status))
+                                  : log_field::value_type(std::monostate{})},
+                   {"ms", std::int64_t(ms)},
+                   {"session", std::string_view(origin.session_tag)},
+                   {"principal", std::string_view(principal)},
+                   {"trace_id", trace_id},
+                   {"parent_id", parent_id},
+                   {"span_id", std::string_view(span_id)}});
+    }
     if (failed) {
         co_return error_text(call.id, protocol::error_code::internal_error,
                              fmt::format("Internal error while running {}", call.tool->name));
     }
-    spdlog::info("tools/call id={} tool={} error={} ms={}", log_id(call.id),
-                 call.tool->dotted_name, result.is_error, ms);
     co_return dispatcher_.call_reply(call, result);
 }
 
@@ -230,6 +288,7 @@ void router::start_call(std::shared_ptr<conversation> conv, protocol::tool_call 
 {
     auto key = json::serialize(call.id);
     if (auto busy = admit(call.id)) {
+        count_refused(call);
         sink->send(std::move(*busy));
         return;
     }
@@ -237,11 +296,12 @@ void router::start_call(std::shared_ptr<conversation> conv, protocol::tool_call 
                                     limits_.max_inflight_per_conversation);
     if (auto const* error = std::get_if<std::string>(&registered)) {
         release();
+        count_refused(call);
         sink->send(*error);
         return;
     }
     auto entry = std::get<std::shared_ptr<inflight_call>>(registered);
-    asio::co_spawn(conv->strand, run_call(std::move(call), sink),
+    asio::co_spawn(conv->strand, run_call(std::move(call), sink, {conv->session_tag, {}}),
                    asio::bind_cancellation_slot(
                        entry->signal.slot(),
                        [this, conv, key, entry, sink](std::exception_ptr,
@@ -333,17 +393,20 @@ router::run_decided(protocol::tool_call call, std::shared_ptr<conversation> conv
                     std::shared_ptr<transport::message_sink> stream, std::string principal)
 {
     if (auto busy = admit(call.id)) {
+        count_refused(call);
         co_return protocol::reply{std::move(*busy), 200, false};
     }
     admission held(inflight_total_);
     if (auto busy = admit_principal(call.id, principal)) {
+        count_refused(call);
         co_return protocol::reply{std::move(*busy), 200, false};
     }
     principal_admission held_for_principal(*this, principal);
+    call_origin origin{conv ? conv->session_tag : std::string(), principal};
     if (!conv || call.modern) {
         // Stateless: the caller's cancellation (the client closing the stream) reaches the
         // call through this coroutine's own slot.
-        auto text = co_await run_call(std::move(call), stream);
+        auto text = co_await run_call(std::move(call), stream, std::move(origin));
         co_return protocol::reply{std::move(*text), 200, false};
     }
     // The call runs on this request's own strand: hopping to the session's strand and back
@@ -353,6 +416,7 @@ router::run_decided(protocol::tool_call call, std::shared_ptr<conversation> conv
     auto registered = register_call(*conv, here, key, call.id,
                                     limits_.max_inflight_per_conversation);
     if (auto* error = std::get_if<std::string>(&registered)) {
+        count_refused(call);
         co_return protocol::reply{std::move(*error), 200, false};
     }
     auto entry = std::get<std::shared_ptr<inflight_call>>(registered);
@@ -366,7 +430,7 @@ router::run_decided(protocol::tool_call call, std::shared_ptr<conversation> conv
         forward.assign([entry](asio::cancellation_type) { cancel_entry(entry); });
     }
     auto [error, text] = co_await asio::co_spawn(
-        here, run_call(std::move(call), stream),
+        here, run_call(std::move(call), stream, std::move(origin)),
         asio::bind_cancellation_slot(entry->signal.slot(),
                                      asio::as_tuple(asio::use_awaitable)));
     if (forward.is_connected()) {

@@ -23,6 +23,7 @@
 namespace toolgate::server {
 
 struct inflight_call;
+class server_metrics;
 
 /// One legacy conversation (a stdio process or an HTTP session): its protocol state and the
 /// calls it has in flight. Shared between threads; members are guarded by `mutex`.
@@ -33,6 +34,9 @@ struct conversation {
     std::mutex mutex;
     protocol::legacy_session session;
     std::unordered_map<std::string, std::shared_ptr<inflight_call>> inflight; ///< by id text
+    /// A short hash of the HTTP session id, for logs (server/logging.hpp log_tag); "" on stdio.
+    /// Set before the session is registered, read-only afterwards.
+    std::string session_tag;
 
     bool has_calls_in_flight()
     {
@@ -110,6 +114,11 @@ public:
 
     protocol::dispatcher const& dispatcher() const { return dispatcher_; }
 
+    /// Counts calls (outcome, latency) into `metrics` from now on; null: nowhere. Set before
+    /// serving; `metrics` must outlive the router's calls.
+    void set_metrics(server_metrics* metrics) { metrics_ = metrics; }
+    server_metrics* metrics() const { return metrics_; }
+
     /// Counts a call against `principal`'s own limit (--max-inflight-per-principal); an error
     /// text when it is reached. The anonymous principal ("") is never limited here.
     std::optional<std::string> admit_principal(boost::json::value const& id,
@@ -119,8 +128,15 @@ public:
     std::size_t max_depth() const { return limits_.max_depth; }
 
 private:
+    /// Who a call is for, as its log line shows it (tags, never the values).
+    struct call_origin {
+        std::string session_tag;
+        std::string principal;
+    };
     boost::asio::awaitable<std::optional<std::string>>
-    run_call(protocol::tool_call call, std::shared_ptr<transport::message_sink> sink);
+    run_call(protocol::tool_call call, std::shared_ptr<transport::message_sink> sink,
+             call_origin origin);
+    void count_refused(protocol::tool_call const& call);
     void handle_batch(std::shared_ptr<conversation> conv, boost::json::array batch,
                       std::shared_ptr<transport::message_sink> sink);
     void start_call(std::shared_ptr<conversation> conv, protocol::tool_call call,
@@ -137,6 +153,7 @@ private:
     std::shared_ptr<std::atomic<std::size_t>> inflight_total_ =
         std::make_shared<std::atomic<std::size_t>>(0);
     std::atomic<bool> refusing_{false};
+    server_metrics* metrics_ = nullptr;
     std::mutex principals_mutex_;
     std::unordered_map<std::string, std::size_t> principal_calls_; ///< calls in flight by principal
 };

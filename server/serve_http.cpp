@@ -2,10 +2,12 @@
 #include "server/app.hpp"
 #include "server/client_auth.hpp"
 #include "server/http_endpoint.hpp"
+#include "server/metrics.hpp"
 #include "server/protocol_stack.hpp"
 #include "server/router.hpp"
 #include "server/session_registry.hpp"
 #include "transport/http_listener.hpp"
+#include "transport/https_client.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/signal_set.hpp>
@@ -19,6 +21,7 @@
 
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <thread>
 
 namespace toolgate::server {
@@ -59,13 +62,20 @@ std::string shell_word(std::string const& arg)
     return out + "'";
 }
 
-void print_banner(config const& cfg, std::uint16_t port, std::string const& summary,
-                  client_auth const* auth)
+std::string url_host(std::string const& host)
 {
-    auto const url = fmt::format("http://{}:{}{}", cfg.host.find(':') != std::string::npos
-                                                       ? "[" + cfg.host + "]"
-                                                       : cfg.host,
-                                 port, cfg.path);
+    return host.find(':') != std::string::npos ? "[" + host + "]" : host;
+}
+
+void print_banner(config const& cfg, std::uint16_t port, std::string const& summary,
+                  client_auth const* auth, std::uint16_t metrics_port)
+{
+    auto const url = fmt::format("http://{}:{}{}", url_host(cfg.host), port, cfg.path);
+    if (!cfg.metrics_listen.empty()) {
+        auto const address = parse_listen_address(cfg.metrics_listen);
+        spdlog::info("metrics at http://{}:{}/metrics{}", url_host(address->first), metrics_port,
+                     cfg.metrics_public ? "" : " (client authentication as on the MCP port)");
+    }
     spdlog::info("toolgate {} serving MCP (Streamable HTTP) at {}", toolgate_version(), url);
     spdlog::info("{}", summary);
     if (!auth) {
@@ -102,17 +112,26 @@ void print_banner(config const& cfg, std::uint16_t port, std::string const& summ
 class graceful_stop {
 public:
     graceful_stop(asio::io_context& ioc, transport::http_listener& listener,
-                  session_registry& sessions, router& r, std::chrono::seconds grace)
-        : ioc_(ioc), listener_(listener), sessions_(sessions), router_(r), timer_(ioc),
+                  transport::http_listener* metrics_listener, session_registry& sessions,
+                  router& r, std::chrono::seconds grace)
+        : ioc_(ioc), listener_(listener), metrics_listener_(metrics_listener),
+          sessions_(sessions), router_(r), timer_(ioc),
           deadline_(std::chrono::steady_clock::time_point::max()), grace_(grace)
     {
     }
 
     void begin()
     {
+        if (begun_) {
+            return;
+        }
+        begun_ = true;
         deadline_ = std::chrono::steady_clock::now() + grace_;
         router_.refuse_new_calls();
         listener_.stop();
+        if (metrics_listener_) {
+            metrics_listener_->stop();
+        }
         poll();
     }
 
@@ -144,13 +163,29 @@ private:
 
     asio::io_context& ioc_;
     transport::http_listener& listener_;
+    transport::http_listener* metrics_listener_;
     session_registry& sessions_;
     router& router_;
     asio::steady_timer timer_;
     std::chrono::steady_clock::time_point deadline_;
     std::chrono::seconds grace_;
     bool cancelled_ = false;
+    bool begun_ = false;
 };
+
+/// The listener of --metrics-listen (set): a few connections, GET only.
+std::unique_ptr<transport::http_listener> make_metrics_listener(config const& cfg,
+                                                                asio::io_context& ioc,
+                                                                transport::http_handler& handler)
+{
+    auto const address = parse_listen_address(cfg.metrics_listen);
+    transport::http_limits limits;
+    limits.max_body_bytes = 64 * 1024; // GET only
+    limits.max_connections = 64;
+    limits.max_connections_per_address = 32;
+    return std::make_unique<transport::http_listener>(ioc, address->first, address->second,
+                                                      handler, limits);
+}
 
 } // namespace
 
@@ -188,9 +223,22 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
     sessions.set_max_sessions(cfg.max_sessions);
     sessions.set_max_sessions_per_principal(cfg.max_sessions_per_principal);
     transport::origin_policy origins(cfg.allowed_origins);
-    mcp_http_endpoint endpoint(r, sessions, origins,
-                               {cfg.path, is_loopback_address(cfg.host), auth.get(),
-                                &stack.views()});
+    // Metrics: every call, upstream request and listing counts from here on.
+    // Label sets from the router's tools: the service's and the discovery meta-tools.
+    server_metrics metrics(stack.provider().tools(), toolgate_version());
+    r.set_metrics(&metrics);
+    if (svc.upstream) {
+        svc.upstream->set_observer(&metrics.upstream_observer());
+    }
+    // Ready once listening with the catalogue loaded (it is: the provider exists); not ready
+    // from the moment shutdown begins.
+    std::atomic<bool> ready{false};
+    endpoint_options mcp_options{cfg.path, is_loopback_address(cfg.host), auth.get(),
+                                 &stack.views()};
+    mcp_options.ready = &ready;
+    mcp_options.metrics = cfg.metrics_listen.empty() ? &metrics : nullptr;
+    mcp_options.metrics_public = cfg.metrics_public;
+    mcp_http_endpoint endpoint(r, sessions, origins, mcp_options);
     transport::http_limits limits;
     limits.max_body_bytes = cfg.max_body_bytes;
     limits.header_timeout = cfg.header_timeout;
@@ -201,6 +249,24 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
     limits.max_connections_per_address = cfg.max_connections_per_address;
     transport::http_listener listener(ioc, cfg.host, cfg.port, endpoint, limits);
     listener.start();
+    // --metrics-listen: /metrics, /healthz and /readyz on a port of their own (an endpoint
+    // without an MCP path).
+    std::optional<mcp_http_endpoint> ops_endpoint;
+    std::unique_ptr<transport::http_listener> metrics_listener;
+    if (!cfg.metrics_listen.empty()) {
+        endpoint_options ops_options;
+        ops_options.path.clear();
+        ops_options.auth = auth.get();
+        ops_options.ready = &ready;
+        ops_options.metrics = &metrics;
+        ops_options.metrics_public = cfg.metrics_public;
+        ops_options.loopback_bind =
+            is_loopback_address(parse_listen_address(cfg.metrics_listen)->first);
+        ops_endpoint.emplace(r, sessions, origins, ops_options);
+        metrics_listener = make_metrics_listener(cfg, ioc, *ops_endpoint);
+        metrics_listener->start();
+    }
+    metrics.set_sources({&listener, svc.upstream, &sessions, &r, &ready});
     if (auth && auth->resource().empty()) {
         // Default audience: the URL we serve, now that the port is known (before any request).
         auth->set_resource(canonical_url(cfg.host, listener.port(), cfg.path));
@@ -217,19 +283,43 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
     asio::co_spawn(ioc, sweep_sessions(sessions, r, sweep_every, stopping),
                    [](std::exception_ptr) {});
     asio::signal_set signals(ioc, SIGINT, SIGTERM);
-    graceful_stop shutdown{ioc, listener, sessions, r, cfg.shutdown_grace};
-    signals.async_wait([&](boost::system::error_code ec, int sig) {
-        if (ec) {
-            return;
-        }
+    graceful_stop shutdown{ioc, listener, metrics_listener.get(), sessions, r, cfg.shutdown_grace};
+    auto const stop_now = [&](int sig) {
         // DECISIONS: stop accepting, let in-flight calls finish within a grace period, then
         // cancel them, exit 0.
         spdlog::info("signal {}: no longer accepting; waiting up to {} s for {} open "
                      "request(s)",
                      sig, cfg.shutdown_grace.count(), listener.active_requests());
-        stopping = true;
         shutdown.begin();
-    });
+    };
+    // --drain-delay: /readyz says 503 at once, but requests are still served for that long,
+    // so a load balancer polling /readyz stops sending new ones before the listener closes.
+    // A second signal ends the delay.
+    asio::steady_timer drain_timer(ioc);
+    std::function<void()> await_signal = [&] {
+        signals.async_wait([&](boost::system::error_code ec, int sig) {
+            if (ec) {
+                return;
+            }
+            bool const first = ready.exchange(false);
+            stopping = true;
+            if (!first || cfg.drain_delay.count() == 0) {
+                drain_timer.cancel();
+                stop_now(sig);
+                return;
+            }
+            spdlog::info("signal {}: draining: /readyz answers 503; still serving for {} s",
+                         sig, cfg.drain_delay.count());
+            drain_timer.expires_after(cfg.drain_delay);
+            drain_timer.async_wait([&, sig](boost::system::error_code wait_ec) {
+                if (!wait_ec) {
+                    stop_now(sig);
+                }
+            });
+            await_signal(); // a second signal stops at once
+        });
+    };
+    await_signal();
 
     // SIGHUP: read the token file and the JWKS again (rotation without a restart). A wait
     // still pending at shutdown does not hold the io_context: graceful_stop stops it.
@@ -257,8 +347,9 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
 
     // Last: whoever waits for the banner (a supervisor, a test) may signal at once, and the
     // handlers above must be in place by then.
+    ready = true;
     print_banner(cfg, listener.port(), svc.summary + "; " + stack.views().mode_summary(),
-                 auth.get());
+                 auth.get(), metrics_listener ? metrics_listener->port() : std::uint16_t(0));
 
     std::vector<std::thread> workers;
     for (unsigned i = 1; i < cfg.threads; ++i) {
@@ -267,6 +358,9 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
     ioc.run();
     for (auto& t : workers) {
         t.join();
+    }
+    if (svc.upstream) {
+        svc.upstream->set_observer(nullptr); // `metrics` ends with this scope
     }
     return 0;
 }

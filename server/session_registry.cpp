@@ -1,6 +1,8 @@
 // Session bookkeeping for legacy HTTP clients.
 #include "server/session_registry.hpp"
 
+#include "server/logging.hpp"
+
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -39,8 +41,10 @@ std::string session_registry::open(std::shared_ptr<conversation> conv, std::stri
 {
     auto const issued = std::chrono::system_clock::now();
     auto id = signer_.issue(version, issued, principal);
+    conv->session_tag = log_tag(id);
     std::lock_guard lock(mutex_);
     sessions_[id] = {std::move(conv), clock::now(), principal, issued};
+    ++opened_;
     return id;
 }
 
@@ -71,6 +75,7 @@ session_registry::try_open(std::shared_ptr<conversation> conv, std::string const
 {
     auto const issued = std::chrono::system_clock::now();
     auto id = signer_.issue(version, issued, principal);
+    conv->session_tag = log_tag(id);
     std::shared_ptr<conversation> reclaimed;
     {
         std::lock_guard lock(mutex_);
@@ -82,11 +87,13 @@ session_registry::try_open(std::shared_ptr<conversation> conv, std::string const
             reclaimed = lru->second.conv;
             remember_ended(lru->first, lru->second.issued);
             sessions_.erase(lru);
+            ++evicted_;
         }
         if (sessions_.size() >= max_sessions_) {
             return refusal::server_full;
         }
         sessions_[id] = {std::move(conv), clock::now(), principal, issued};
+        ++opened_;
     }
     if (reclaimed) {
         spdlog::info("session limit of a client reached (--max-sessions-per-principal): its "
@@ -150,7 +157,9 @@ std::shared_ptr<conversation> session_registry::find(std::string const& id,
     auto conv = std::make_shared<conversation>(executor_);
     conv->session.initialized = true;
     conv->session.version = claims->version;
+    conv->session_tag = log_tag(id);
     sessions_[id] = {conv, clock::now(), principal, claims->issued};
+    ++adopted_;
     return conv;
 }
 
@@ -169,11 +178,13 @@ bool session_registry::end(std::string const& id, router& r, std::string const& 
                 return false;
             }
             remember_ended(id, claims->issued); // another replica's session: end it here too
+            ++deleted_;
             return true;
         }
         conv = it->second.conv;
         remember_ended(id, it->second.issued);
         sessions_.erase(it);
+        ++deleted_;
     }
     r.cancel_all(*conv);
     return true;
@@ -187,6 +198,7 @@ void session_registry::expire_idle(router& r)
         auto const now = clock::now();
         for (auto it = sessions_.begin(); it != sessions_.end();) {
             if (is_expired(it->second, now)) {
+                ++expired_;
                 expired.push_back(it->second.conv);
                 remember_ended(it->first, it->second.issued);
                 it = sessions_.erase(it);
@@ -212,6 +224,18 @@ std::size_t session_registry::ended_count() const
 {
     std::lock_guard lock(mutex_);
     return ended_.size();
+}
+
+session_registry::session_counts session_registry::counts() const
+{
+    session_counts out;
+    out.live = size();
+    out.opened = opened_;
+    out.adopted = adopted_;
+    out.deleted = deleted_;
+    out.expired = expired_;
+    out.evicted = evicted_;
+    return out;
 }
 
 std::size_t session_registry::size() const

@@ -9,6 +9,7 @@
 #include <boost/asio/any_io_executor.hpp>
 
 #include <atomic>
+#include <cstdint>
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -62,6 +63,17 @@ public:
     void cancel_all(router& r);
     std::size_t size() const;
 
+    /// For metrics: live sessions, and how many were opened and ended here, and how.
+    struct session_counts {
+        std::size_t live = 0;
+        std::uint64_t opened = 0;  ///< by initialize on this replica
+        std::uint64_t adopted = 0; ///< a signed id issued by another replica (or before a restart)
+        std::uint64_t deleted = 0; ///< DELETE
+        std::uint64_t expired = 0; ///< idle timeout or maximum age
+        std::uint64_t evicted = 0; ///< a client's least recently used idle one, for a new one
+    };
+    session_counts counts() const;
+
 private:
     struct entry {
         std::shared_ptr<conversation> conv;
@@ -82,6 +94,11 @@ private:
     std::size_t count_of(std::string const& principal) const;
     std::unordered_map<std::string, entry>::iterator idle_lru_of(std::string const& principal);
 
+    std::atomic<std::uint64_t> opened_{0};
+    std::atomic<std::uint64_t> adopted_{0};
+    std::atomic<std::uint64_t> deleted_{0};
+    std::atomic<std::uint64_t> expired_{0};
+    std::atomic<std::uint64_t> evicted_{0};
     std::atomic<std::size_t> max_sessions_{1024};
     std::atomic<std::size_t> max_per_principal_{64};
     mutable std::mutex mutex_;

@@ -92,6 +92,15 @@ boost::asio::awaitable<protocol::call_result> http_executor::execute(toolkit_spe
     for (auto& value : secret_argument_values(arguments)) {
         prepared->request.log_redactions.push_back(std::move(value));
     }
+    prepared->request.toolkit = toolkit.name; // static storage: the catalogue's
+    // A caller's trace continues upstream (W3C Trace Context), so the platform's own logs can
+    // be matched with ours.
+    if (auto const parent = context.traceparent(); !parent.empty()) {
+        prepared->request.headers.emplace_back("traceparent", std::string(parent));
+        if (auto const state = context.tracestate(); !state.empty()) {
+            prepared->request.headers.emplace_back("tracestate", std::string(state));
+        }
+    }
     // Progress and log notifications while the request is out, when the client asked for any.
     std::optional<call_reporter> reporter;
     if (context.reporting()) {
@@ -118,6 +127,9 @@ boost::asio::awaitable<protocol::call_result> http_executor::execute(toolkit_spe
     }
     auto shaped = shape_result(toolkit, tool, *prepared, result, options_);
     shaped.reservation = std::move(share);
+    if (result.failure == transport::outbound_failure::none) {
+        shaped.upstream_status = result.response.status;
+    }
     co_return shaped;
 }
 

@@ -34,6 +34,10 @@ public:
     /// What the request may see of the served tools (per-connection choices, read-only mode);
     /// nullptr: everything. The discovery meta-tools search, describe and call within it.
     virtual protocol::tool_view const* view() const { return nullptr; }
+    /// W3C trace context to send upstream with the call's request (`traceparent`, naming this
+    /// call's own span, and the caller's `tracestate`); empty when the call carries none.
+    virtual std::string_view traceparent() const { return {}; }
+    virtual std::string_view tracestate() const { return {}; }
 };
 
 /// A set of tools. Immutable after construction, shared across threads.

@@ -154,4 +154,16 @@ std::size_t connection_pool::open_count(std::string const& key) const
     return it == hosts_.end() ? 0 : it->second.open;
 }
 
+connection_pool::totals connection_pool::sum() const
+{
+    totals out;
+    std::lock_guard lock(mutex_);
+    for (auto const& [key, pool] : hosts_) {
+        out.open += pool.open;
+        out.idle += pool.idle.size();
+        out.waiting += pool.waiters.size();
+    }
+    return out;
+}
+
 } // namespace toolgate::transport

@@ -48,6 +48,14 @@ public:
     /// Open connections (idle and leased) to `key`, for tests and metrics.
     std::size_t open_count(std::string const& key) const;
 
+    /// Over every host: open connections, idle ones, and calls waiting for one (metrics).
+    struct totals {
+        std::size_t open = 0;
+        std::size_t idle = 0;
+        std::size_t waiting = 0;
+    };
+    totals sum() const;
+
 private:
     struct waiter;
     struct idle_entry {

@@ -50,6 +50,15 @@ struct http_listener::impl : std::enable_shared_from_this<impl> {
     std::atomic<std::size_t> requests{0}; ///< being handled now (idle keep-alive excluded)
     std::atomic<std::size_t> refusing{0}; ///< 503 answers being written
     std::atomic<bool> stopping{false};
+    std::atomic<std::uint64_t> accepted{0};
+    /// Responses by status code (100–599; anything else at 0). Relaxed increments: one per
+    /// response, read only by scrapes.
+    std::array<std::atomic<std::uint64_t>, 600> responses{};
+
+    void count_response(unsigned status)
+    {
+        responses[status < responses.size() ? status : 0].fetch_add(1, std::memory_order_relaxed);
+    }
 
     /// One open connection, for stop() and close_all(). `stream` and `busy` are touched on
     /// the connection's strand only; the map under `mutex`.
@@ -110,8 +119,9 @@ namespace {
 
 class connection_responder final : public http_responder {
 public:
-    connection_responder(beast::tcp_stream& stream, unsigned version, bool keep_alive)
-        : stream_(stream), version_(version), keep_alive_(keep_alive)
+    connection_responder(http_listener::impl& owner, beast::tcp_stream& stream, unsigned version,
+                         bool keep_alive)
+        : owner_(owner), stream_(stream), version_(version), keep_alive_(keep_alive)
     {
     }
 
@@ -129,6 +139,7 @@ public:
         res.keep_alive(keep_alive_);
         res.prepare_payload();
         responded_ = true;
+        owner_.count_response(status);
         stream_.expires_after(std::chrono::seconds(30));
         auto [ec, n] = co_await http::async_write(stream_, res, asio::as_tuple(asio::use_awaitable));
         stream_.expires_never();
@@ -168,6 +179,7 @@ public:
         res.content_length(length);
         http::response_serializer<http::empty_body> serializer{res};
         responded_ = true;
+        owner_.count_response(status);
         stream_.expires_after(std::chrono::seconds(30));
         auto [hec, hn] = co_await http::async_write_header(stream_, serializer,
                                                            asio::as_tuple(asio::use_awaitable));
@@ -197,6 +209,7 @@ public:
         http::response_serializer<http::empty_body> serializer{res};
         responded_ = true;
         streaming_ = true;
+        owner_.count_response(status);
         auto [ec, n] = co_await http::async_write_header(stream_, serializer,
                                                          asio::as_tuple(asio::use_awaitable));
         if (ec) {
@@ -233,6 +246,7 @@ public:
     bool authenticated() const { return authenticated_; }
 
 private:
+    http_listener::impl& owner_;
     beast::tcp_stream& stream_;
     unsigned version_;
     bool keep_alive_;
@@ -242,9 +256,10 @@ private:
     header_list always_; ///< added to whatever answer goes out
 };
 
-asio::awaitable<void> write_simple(beast::tcp_stream& stream, http::status status,
-                                   std::string body)
+asio::awaitable<void> write_simple(http_listener::impl& owner, beast::tcp_stream& stream,
+                                   http::status status, std::string body)
 {
+    owner.count_response(static_cast<unsigned>(status));
     http::response<http::string_body> res{status, 11};
     res.set(http::field::server, "toolgate");
     res.set(http::field::content_type, "application/json");
@@ -405,14 +420,14 @@ asio::awaitable<void> run_connection(std::shared_ptr<http_listener::impl> self,
         auto [hec, hn] = co_await http::async_read_header(stream, buffer, parser,
                                                            asio::as_tuple(asio::use_awaitable));
         if (hec == http::error::header_limit) {
-            co_await write_simple(stream, http::status::request_header_fields_too_large,
+            co_await write_simple(*self, stream, http::status::request_header_fields_too_large,
                                   json_error("Request headers too large"));
             break;
         }
         if (hec == http::error::body_limit) {
             // Beast checks Content-Length against the limit while reading the header.
             co_await write_simple(
-                stream, http::status::payload_too_large,
+                *self, stream, http::status::payload_too_large,
                 json_error(fmt::format("Request body larger than {} bytes", limits.max_body_bytes)));
             co_await drain_and_close(stream);
             co_return;
@@ -426,21 +441,21 @@ asio::awaitable<void> run_connection(std::shared_ptr<http_listener::impl> self,
                                                    asio::as_tuple(asio::use_awaitable));
         if (bec == http::error::body_limit) {
             co_await write_simple(
-                stream, http::status::payload_too_large,
+                *self, stream, http::status::payload_too_large,
                 json_error(fmt::format("Request body larger than {} bytes", limits.max_body_bytes)));
             co_await drain_and_close(stream);
             co_return;
         }
         if (bec) {
             if (bec == beast::error::timeout) {
-                co_await write_simple(stream, http::status::request_timeout,
+                co_await write_simple(*self, stream, http::status::request_timeout,
                                       json_error("Request body not received in time"));
             }
             break;
         }
         stream.expires_never();
         auto& req = parser.get();
-        connection_responder responder(stream, req.version(), req.keep_alive());
+        connection_responder responder(*self, stream, req.version(), req.keep_alive());
         auto request = to_request(req, peer);
         // The handler runs in this coroutine while the socket is watched: a peer that goes
         // away cancels it through this connection's cancellation slot (`hangup`).
@@ -482,7 +497,7 @@ asio::awaitable<void> refuse_connection(std::shared_ptr<http_listener::impl> sel
                           self->limits.max_connections_per_address)
             : fmt::format("Too many open connections (limit {}, --max-connections); retry later",
                           self->limits.max_connections);
-    co_await write_simple(stream, http::status::service_unavailable, json_error(message));
+    co_await write_simple(*self, stream, http::status::service_unavailable, json_error(message));
     boost::system::error_code ec;
     stream.socket().shutdown(tcp::socket::shutdown_send, ec);
     stream.expires_after(std::chrono::seconds(1));
@@ -515,6 +530,7 @@ asio::awaitable<void> accept_loop(std::shared_ptr<http_listener::impl> self)
         // Answers leave in one or two writes; Nagle's algorithm would hold the second back
         // for the peer's delayed ACK (tens of milliseconds).
         socket.set_option(tcp::no_delay(true), ec);
+        self->accepted.fetch_add(1, std::memory_order_relaxed);
         beast::tcp_stream stream(std::move(socket));
         if (self->connections >= self->limits.max_connections) {
             if (self->refusing >= 64) {
@@ -610,5 +626,19 @@ void http_listener::close_all() { impl_->close_connections(false); }
 std::size_t http_listener::open_connections() const { return impl_->connections; }
 
 std::size_t http_listener::active_requests() const { return impl_->requests; }
+
+http_listener_stats http_listener::stats() const
+{
+    http_listener_stats out;
+    out.open_connections = impl_->connections;
+    out.active_requests = impl_->requests;
+    out.accepted = impl_->accepted.load(std::memory_order_relaxed);
+    for (unsigned code = 0; code < impl_->responses.size(); ++code) {
+        if (auto n = impl_->responses[code].load(std::memory_order_relaxed); n > 0) {
+            out.responses.emplace_back(code, n);
+        }
+    }
+    return out;
+}
 
 } // namespace toolgate::transport

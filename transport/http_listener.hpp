@@ -6,10 +6,22 @@
 
 #include <boost/asio/io_context.hpp>
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace toolgate::transport {
+
+/// What a listener has done so far, for metrics.
+struct http_listener_stats {
+    std::size_t open_connections = 0;
+    std::size_t active_requests = 0;
+    std::uint64_t accepted = 0; ///< connections accepted (those refused at a limit too)
+    /// Responses sent, by status code, in ascending order; codes never sent are left out.
+    std::vector<std::pair<unsigned, std::uint64_t>> responses;
+};
 
 class http_listener {
 public:
@@ -30,6 +42,8 @@ public:
     std::size_t open_connections() const;
     /// Requests being answered now; idle keep-alive connections do not count.
     std::size_t active_requests() const;
+    /// Counts for metrics (a consistent-enough snapshot: each number is read once).
+    http_listener_stats stats() const;
 
     struct impl;
 

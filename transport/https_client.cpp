@@ -21,6 +21,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <atomic>
 #include <cctype>
 #include <stdexcept>
 
@@ -57,6 +58,7 @@ struct https_client::state {
     std::shared_ptr<asio::ssl::context> tls;
     std::optional<proxy_endpoint> proxy;
     connection_pool pool;
+    std::atomic<outbound_observer*> observer{nullptr}; ///< metrics; relaxed loads
 };
 
 namespace {
@@ -94,6 +96,40 @@ char const* failure_name(outbound_failure failure)
     case outbound_failure::protocol: return "protocol";
     }
     return "unknown";
+}
+
+/// The metrics observer, or null; one relaxed load per event.
+outbound_observer* observer_of(https_client::state const& st)
+{
+    return st.observer.load(std::memory_order_relaxed);
+}
+
+void note_failure(https_client::state const& st, outbound_request const& request,
+                  outbound_failure failure)
+{
+    if (auto* o = observer_of(st)) {
+        o->on_failure(request.toolkit, failure);
+    }
+}
+
+/// One attempt's outcome: a response's status, or why none came.
+void note_attempt(https_client::state const& st, outbound_request const& request,
+                  step_outcome const& outcome)
+{
+    if (auto* o = observer_of(st)) {
+        if (outcome.failure == outbound_failure::none) {
+            o->on_response(request.toolkit, outcome.response.status);
+        } else {
+            o->on_failure(request.toolkit, outcome.failure);
+        }
+    }
+}
+
+void note_retry(https_client::state const& st, outbound_request const& request)
+{
+    if (auto* o = observer_of(st)) {
+        o->on_retry(request.toolkit);
+    }
 }
 
 bool is_cancelled(asio::cancellation_state const& cs)
@@ -323,7 +359,9 @@ asio::awaitable<outbound_result> send_to(state_ptr st, outbound_request request,
         }
         auto lease = co_await st->pool.acquire(key, deadline);
         if (!lease) {
-            co_return gave_up(cs, *st, request, target, "waiting for a pooled connection");
+            auto result = gave_up(cs, *st, request, target, "waiting for a pooled connection");
+            note_failure(*st, request, result.failure);
+            co_return result;
         }
         slot_guard slot(st->pool, key);
         auto connection = std::move(lease->connection);
@@ -345,6 +383,7 @@ asio::awaitable<outbound_result> send_to(state_ptr st, outbound_request request,
                 slot.release(nullptr, false);
                 report_attempt(request, target, opened, started, attempt, reused,
                                st->options.max_attempts);
+                note_attempt(*st, request, opened);
                 co_return to_result(std::move(opened));
             }
         }
@@ -358,6 +397,7 @@ asio::awaitable<outbound_result> send_to(state_ptr st, outbound_request request,
                                attempt < st->options.max_attempts && steady_clock::now() < deadline;
         report_attempt(request, target, outcome, started, attempt, reused,
                        st->options.max_attempts, may_retry);
+        note_attempt(*st, request, outcome);
 
         if (outcome.failure == outbound_failure::none) {
             auto const plan = plan_retry(outcome.response, attempt, st->options, deadline);
@@ -374,8 +414,11 @@ asio::awaitable<outbound_result> send_to(state_ptr st, outbound_request request,
             asio::steady_timer timer(co_await asio::this_coro::executor, plan.wait);
             co_await timer.async_wait(asio::as_tuple(asio::use_awaitable));
             if (is_cancelled(cs)) {
-                co_return gave_up(cs, *st, request, target, "waiting to retry");
+                auto result = gave_up(cs, *st, request, target, "waiting to retry");
+                note_failure(*st, request, result.failure);
+                co_return result;
             }
+            note_retry(*st, request);
             continue;
         }
         if (!may_retry) {
@@ -384,6 +427,7 @@ asio::awaitable<outbound_result> send_to(state_ptr st, outbound_request request,
         if (reused) {
             st->pool.drop_idle(key);
         }
+        note_retry(*st, request);
     }
 }
 
@@ -396,6 +440,7 @@ asio::awaitable<outbound_result> run_call(state_ptr st, outbound_request request
     co_await asio::this_coro::throw_if_cancelled(false);
     if (auto problem = header_problem(request.headers)) {
         // Refused before a connection is taken or opened (security review 1).
+        note_failure(*st, request, outbound_failure::bad_url);
         co_return failed(outbound_failure::bad_url,
                          fmt::format("{}: {}", request.method, std::move(*problem)));
     }
@@ -404,6 +449,7 @@ asio::awaitable<outbound_result> run_call(state_ptr st, outbound_request request
         auto target = parse_url_target(request.url);
         if (!target) {
             // The URL may hold secrets (query credentials): say what is wrong, not what it is.
+            note_failure(*st, request, outbound_failure::bad_url);
             co_return failed(outbound_failure::bad_url,
                              fmt::format("{}: URL is not an absolute http(s) URL ({})",
                                          request.method, target.error().message()));
@@ -439,6 +485,9 @@ asio::awaitable<outbound_result> run_call(state_ptr st, outbound_request request
                           target->authority(), target->path);
             co_return result;
         }
+        if (auto* o = observer_of(*st)) {
+            o->on_redirect(request.toolkit);
+        }
         if (request.on_event) {
             outbound_event event;
             event.what = outbound_event::kind::redirected;
@@ -463,6 +512,17 @@ https_client::~https_client() = default;
 https_options const& https_client::options() const
 {
     return state_->options;
+}
+
+https_client::pool_totals https_client::pool() const
+{
+    auto const sum = state_->pool.sum();
+    return {sum.open, sum.idle, sum.waiting};
+}
+
+void https_client::set_observer(outbound_observer* observer)
+{
+    state_->observer.store(observer, std::memory_order_relaxed);
 }
 
 std::size_t https_client::open_connections(std::string const& url) const

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "transport/outbound.hpp"
+#include "transport/outbound_observer.hpp"
 
 #include <chrono>
 #include <cstddef>
@@ -66,6 +67,19 @@ public:
 
     /// Open connections (idle and busy) to scheme+host+port of `url`, for tests and metrics.
     std::size_t open_connections(std::string const& url) const;
+
+    /// The pool over all hosts: connections open (idle and busy), idle, and calls waiting for
+    /// one. Takes the pool's lock briefly; for metrics scrapes.
+    struct pool_totals {
+        std::size_t open = 0;
+        std::size_t idle = 0;
+        std::size_t waiting = 0;
+    };
+    pool_totals pool() const;
+
+    /// Reports attempts, failures, retries and redirects to `observer` (null: to nobody).
+    /// `observer` must outlive every call; set it before the first one.
+    void set_observer(outbound_observer* observer);
 
     struct state;
 

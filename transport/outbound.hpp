@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -65,6 +66,9 @@ struct outbound_request {
     /// Told of each attempt, retry wait and redirect, on the client's strand; must be cheap
     /// and thread-safe. Empty: nobody is told.
     std::function<void(outbound_event const&)> on_event;
+    /// Who sends it, for metrics: a name with static storage (the catalogue's toolkit name);
+    /// empty for other callers.
+    std::string_view toolkit;
 };
 
 /// The platform's answer, complete.

@@ -162,7 +162,7 @@ TEST_CASE("OAuth mode: challenges name the metadata, scopes give 403, metadata i
     CHECK_FALSE(auth.metadata("/.well-known/oauth-protected-resource/other", "/mcp"));
 }
 
-TEST_CASE("configuration: flags and TOOLGATE_AUTH_TOKENS; OAuth flags need a JWKS", "[auth]")
+TEST_CASE("configuration: flags and TOOLGATE_AUTH_TOKENS, OAuth flags need a JWKS", "[auth]")
 {
     config cfg;
     ::unsetenv("TOOLGATE_AUTH_TOKENS");

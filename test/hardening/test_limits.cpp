@@ -118,22 +118,32 @@ TEST_CASE("limits: calls past --max-inflight (all sessions together) get a busy 
     auto const s2 = http_initialize(server.port());
     auto one = slow_in_background(server.port(), s1, "1", 6000);
     auto two = slow_in_background(server.port(), s2, "2", 6000);
-    // Wait until both are running: a third call is refused while they are.
-    std::string message;
-    for (int i = 0; i < 200 && message.empty(); ++i) {
-        auto third = mcp_post(server.port(), call_request("3", "Test_Echo"), s1);
-        REQUIRE(third.status == 200);
-        auto body = parse_object(third.body);
-        if (body.contains("error")) {
-            message = error_message(body);
-            break;
+    // Wait until both are running (the metrics say so), then a third call is refused. Probing
+    // with calls instead could take a place itself just as the second slow call arrives, which
+    // then gets the busy error in its stead.
+    bool both_running = false;
+    for (int i = 0; i < 250 && !both_running; ++i) {
+        auto metrics = http_request(server.port(), "GET", "/metrics");
+        REQUIRE(metrics.status == 200);
+        both_running = metrics.body.find("\ntoolgate_tool_calls_in_flight 2\n") != std::string::npos;
+        if (!both_running) {
+            std::this_thread::sleep_for(20ms);
         }
-        std::this_thread::sleep_for(20ms);
     }
+    REQUIRE(both_running);
+    auto third = mcp_post(server.port(), call_request("3", "Test_Echo"), s1);
+    REQUIRE(third.status == 200);
+    auto const body = parse_object(third.body);
+    REQUIRE(body.contains("error"));
+    auto const message = error_message(body);
     CHECK(message.find("--max-inflight") != std::string::npos);
     CHECK(message.find("busy") != std::string::npos);
-    CHECK(one.get().status == 200);
-    CHECK(two.get().status == 200);
+    auto const first = one.get();
+    auto const second = two.get();
+    CHECK(first.status == 200);
+    CHECK(second.status == 200);
+    CHECK(parse_object(first.body).contains("result"));
+    CHECK(parse_object(second.body).contains("result"));
     // Both done: room again.
     auto after = mcp_post(server.port(), call_request("4", "Test_Echo"), s2);
     CHECK(parse_object(after.body).contains("result"));

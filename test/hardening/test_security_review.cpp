@@ -145,7 +145,7 @@ TEST_CASE("review 6: connections past --max-connections-per-address get 503",
     CHECK_THAT(refused.body, Catch::Contains("--max-connections-per-address"));
 }
 
-TEST_CASE("review 7: one client's sessions are capped; its idle ones make room",
+TEST_CASE("review 7: one client's sessions are capped, its idle ones make room",
     "[hardening][review]")
 {
     scratch_file tokens("token-alice-000000001\ntoken-bob-00000000002\n");

@@ -106,7 +106,7 @@ TEST_CASE("stdio: without logging/setLevel no log notification is sent",
 }
 
 TEST_CASE("http 2026-07-28: the per-request log level brings the call's logs on its event "
-          "stream; a refusal before sending is logged too",
+          "stream, and a refusal before sending is logged too",
           "[integration][notifications]")
 {
     toolgate::test::fake_platform platform;

@@ -112,7 +112,7 @@ TEST_CASE("http: H14: unknown, forged or tampered session ids get 404", "[http]"
     CHECK(mcp_post(server.port(), list_request, good).status == 200);
 }
 
-TEST_CASE("http: H15: DELETE ends a session; later requests with its id get 404", "[http]")
+TEST_CASE("http: H15: DELETE ends a session, later requests with its id get 404", "[http]")
 {
     http_server_process server(test_bin);
     auto const session = http_initialize(server.port());
@@ -235,7 +235,7 @@ TEST_CASE("http: H26: a hostile Origin gets 403, loopback origins are allowed", 
     }
 }
 
-TEST_CASE("http: H27: a foreign Host gets 403 (DNS rebinding); loopback names pass", "[http]")
+TEST_CASE("http: H27: a foreign Host gets 403 (DNS rebinding), loopback names pass", "[http]")
 {
     http_server_process server(test_bin);
     auto const port = std::to_string(server.port());
@@ -304,7 +304,7 @@ TEST_CASE("http: H4: a POST whose Content-Type is not JSON gets 415", "[http]")
     CHECK(ok.status == 200);
 }
 
-TEST_CASE("http: H3: an Accept that allows neither JSON nor SSE gets 406; */* is fine",
+TEST_CASE("http: H3: an Accept that allows neither JSON nor SSE gets 406, */* is fine",
           "[http]")
 {
     http_server_process server(test_bin);
@@ -340,7 +340,7 @@ TEST_CASE("http: H4: a body over --max-body-bytes gets 413", "[http]")
     CHECK(mcp_post(server.port(), small, session).status == 200);
 }
 
-TEST_CASE("http: GET /healthz answers 200; unknown paths get 404", "[http]")
+TEST_CASE("http: GET /healthz answers 200, unknown paths get 404", "[http]")
 {
     http_server_process server(test_bin);
     auto health = http_request(server.port(), "GET", "/healthz");
@@ -511,7 +511,7 @@ TEST_CASE("http: keep-alive connections carry several requests", "[http]")
     }
 }
 
-TEST_CASE("http: L7: initialize on a live session gets 400; without the id it opens another",
+TEST_CASE("http: L7: initialize on a live session gets 400, without the id it opens another",
           "[http]")
 {
     http_server_process server(test_bin);

@@ -65,7 +65,7 @@ TEST_CASE("http: a CORS preflight from an allowed origin gets 204 with the metho
 }
 
 TEST_CASE("http: answers to an allowed origin carry Access-Control-Allow-Origin and expose the "
-          "session and auth headers; other origins stay refused without CORS headers",
+          "session and auth headers, and other origins stay refused without CORS headers",
           "[http][browser]")
 {
     http_server_process server(test_bin);

@@ -176,7 +176,7 @@ TEST_CASE("unknown members are accepted and ignored (J6)", "[protocol]")
     CHECK(msg.is_request());
 }
 
-TEST_CASE("errors carry their data; notifications are compact single-line text (S1)",
+TEST_CASE("errors carry their data, notifications are compact single-line text (S1)",
           "[protocol]")
 {
     rpc_error error{error_code::invalid_params, "Invalid params: x", json::value({{"k", 1}})};

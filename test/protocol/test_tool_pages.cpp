@@ -129,7 +129,7 @@ TEST_CASE("TL3: unknown, tampered or foreign cursors are -32602", "[protocol]")
     }
 }
 
-TEST_CASE("OS3: the 2025-03-26 listing has no title; later revisions keep it", "[protocol]")
+TEST_CASE("OS3: the 2025-03-26 listing has no title, later revisions keep it", "[protocol]")
 {
     auto tools = sample_tools();
     tool_pages pages(tools, tool_naming::wire, 0, sample_identity());
@@ -165,7 +165,7 @@ TEST_CASE("tools carry description, the schema as written and annotations", "[pr
     CHECK(second.at("annotations").at("readOnlyHint") == false);
 }
 
-TEST_CASE("§6: every modern page carries resultType, ttlMs and the same cacheScope; legacy "
+TEST_CASE("§6: every modern page carries resultType, ttlMs and the same cacheScope, legacy "
           "pages carry none",
           "[protocol]")
 {

@@ -51,7 +51,7 @@ TEST_CASE("L3/L5: initialize negotiation echoes legacy versions and never offers
     CHECK(negotiate_initialize("") == "2025-11-25");
 }
 
-TEST_CASE("B1/B2: only 2025-03-26 allows batches; title from 2025-06-18 on", "[protocol]")
+TEST_CASE("B1/B2: only 2025-03-26 allows batches, title from 2025-06-18 on", "[protocol]")
 {
     CHECK(allows_batches("2025-03-26"));
     CHECK_FALSE(allows_batches("2025-06-18"));

@@ -213,7 +213,7 @@ TEST_CASE("a parameter the specification calls URL-encoded is sent as given",
           "https://{DESK_SUBDOMAIN}.freshservice.com/api/v2/assets?filter=" + sent);
 }
 
-TEST_CASE("header arguments travel as headers; line breaks are refused", "[toolkits][request]")
+TEST_CASE("header arguments travel as headers, line breaks are refused", "[toolkits][request]")
 {
     auto p = build(fx::ledger, fx::ledger.tools[0],
                    R"({"invoice_id":"INV-1","tenant_id":"t-1","invoice_ids":["a","b"]})");

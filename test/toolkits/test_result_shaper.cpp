@@ -86,7 +86,7 @@ TEST_CASE("empty and unchanged answers say so without being errors", "[toolkits]
     CHECK_FALSE(unchanged.structured);
 }
 
-TEST_CASE("text stays text; binary becomes image or resource content", "[toolkits][shape]")
+TEST_CASE("text stays text, binary becomes image or resource content", "[toolkits][shape]")
 {
     auto sent = prepared(fx::ledger, fx::ledger.tools[0], R"({"invoice_id":"i","tenant_id":"t"})");
     auto const& tool = fx::ledger.tools[0];

@@ -93,7 +93,7 @@ TEST_CASE("selection lists come from TOOLGATE_TOOLKITS and TOOLGATE_TOOLS", "[to
     CHECK(selection_lists_from_env().toolkits.empty());
 }
 
-TEST_CASE("toolsets: Toolkit:read serves a toolkit's read-only tools; read-only mode all of them",
+TEST_CASE("toolsets: Toolkit:read serves a toolkit's read-only tools, read-only mode all of them",
           "[toolkits][selection]")
 {
     auto const reads = make_selection(std::vector<std::string>{"KanbanApi:read", "CoreEngineApi"}, {});

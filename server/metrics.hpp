@@ -1,0 +1,104 @@
+// toolgate's metrics: what every call, upstream request, HTTP request, session and listing
+// adds to, and the /metrics page that renders them with the gauges read at scrape time
+// (connections, pool, sessions, calls in flight, process). Names and labels: README
+// "Operations".
+#pragma once
+
+#include "protocol/tool_descriptor.hpp"
+#include "server/metrics_registry.hpp"
+#include "transport/outbound_observer.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace toolgate::transport {
+class http_listener;
+class https_client;
+} // namespace toolgate::transport
+
+namespace toolgate::server {
+
+class router;
+class session_registry;
+
+/// How a tool call ended, as `toolgate_tool_calls_total{outcome}` says it.
+enum class call_outcome : std::uint8_t { ok, tool_error, protocol_error, cancelled };
+
+/// Where the numbers read at scrape time come from; any may be null (not there: not shown).
+/// Each must outlive the metrics' last render.
+struct metrics_sources {
+    transport::http_listener const* listener = nullptr;
+    transport::https_client const* upstream = nullptr;
+    session_registry const* sessions = nullptr;
+    router const* calls = nullptr;
+    std::atomic<bool> const* ready = nullptr;
+};
+
+class server_metrics {
+public:
+    /// The label sets come from `tools`: each tool's toolkit is its dotted name's first part.
+    /// `tools` must outlive the metrics (the provider's descriptors do).
+    server_metrics(std::span<const protocol::tool_descriptor> tools, std::string version);
+    server_metrics(server_metrics const&) = delete;
+    server_metrics& operator=(server_metrics const&) = delete;
+
+    /// A call of `tool` ended (thread-safe, lock-free). `tool` must be one of `tools`;
+    /// anything else is not counted.
+    void record_call(protocol::tool_descriptor const* tool, call_outcome outcome,
+                     std::chrono::nanoseconds duration) noexcept;
+    /// A call refused before it ran (limits, shutdown): counted, with no duration.
+    void record_refused_call(protocol::tool_descriptor const* tool) noexcept;
+    /// A tools/list answer went out: `bytes` on the wire, compressed or not.
+    void record_listing(bool gzip, std::size_t bytes) noexcept;
+    /// Counts upstream attempts, failures, retries and redirects by toolkit.
+    transport::outbound_observer& upstream_observer() noexcept { return upstream_; }
+
+    void set_sources(metrics_sources sources) { sources_ = sources; }
+    /// The whole exposition (text format 0.0.4). Thread-safe.
+    std::string render() const;
+
+private:
+    /// Row of a toolkit name; the last row ("none") for anything not in the catalogue.
+    std::size_t toolkit_row(std::string_view toolkit) const noexcept;
+    std::size_t tool_row(protocol::tool_descriptor const* tool) const noexcept;
+
+    class upstream_counts final : public transport::outbound_observer {
+    public:
+        explicit upstream_counts(server_metrics const& owner);
+        void on_response(std::string_view toolkit, unsigned status) noexcept override;
+        void on_failure(std::string_view toolkit, transport::outbound_failure failure) noexcept override;
+        void on_retry(std::string_view toolkit) noexcept override;
+        void on_redirect(std::string_view toolkit) noexcept override;
+
+        server_metrics const& owner;
+        metrics::counter_grid responses; ///< toolkit × status class (1xx … 5xx)
+        metrics::counter_grid failures;  ///< toolkit × reason
+        metrics::counter_grid retries;   ///< toolkit × 1
+        metrics::counter_grid redirects; ///< toolkit × 1
+    };
+
+    void render_calls(metrics::exposition& out) const;
+    void render_upstream(metrics::exposition& out) const;
+    void render_http(metrics::exposition& out) const;
+    void render_sessions(metrics::exposition& out) const;
+    void render_process(metrics::exposition& out) const;
+
+    std::span<const protocol::tool_descriptor> tools_;
+    std::string version_;
+    std::vector<std::string> toolkits_;        ///< label values, then "none"
+    std::vector<std::uint16_t> toolkit_of_;    ///< per tool: its toolkit's row
+    std::vector<std::string_view> tool_names_; ///< per tool: the name after "Toolkit."
+    metrics::counter_grid calls_;              ///< tool × outcome
+    metrics::histogram_row durations_;         ///< per toolkit row
+    metrics::counter listings_[2];             ///< identity, gzip
+    metrics::counter listing_bytes_[2];
+    upstream_counts upstream_;
+    metrics_sources sources_;
+};
+
+} // namespace toolgate::server
