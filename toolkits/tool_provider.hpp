@@ -5,6 +5,7 @@
 #include "protocol/log_level.hpp"
 #include "protocol/tool_descriptor.hpp"
 #include "protocol/tool_view.hpp"
+#include "toolkits/token_source.hpp"
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/json/object.hpp>
@@ -34,6 +35,9 @@ public:
     /// What the request may see of the served tools (per-connection choices, read-only mode);
     /// nullptr: everything. The discovery meta-tools search, describe and call within it.
     virtual protocol::tool_view const* view() const { return nullptr; }
+    /// The credentials this call may use (assembled once for its request: headers, the
+    /// client's own secrets, the server's); nullptr: the executor's defaults (the server's).
+    virtual call_credentials const* credentials() const { return nullptr; }
 };
 
 /// A set of tools. Immutable after construction, shared across threads.
