@@ -15,6 +15,8 @@
 
 namespace toolgate::server {
 
+class credential_hub;
+
 /// What the process serves; built after the configuration is known.
 struct service {
     /// What the provider relies on (clients, credentials, executors); declared first so it
@@ -27,6 +29,9 @@ struct service {
     std::vector<toolkits::search_entry> search_texts;
     /// For the instructions: which secrets the served toolkits need (names only).
     std::string credentials_note;
+    /// Where calls' platform credentials come from (per request over HTTP; reloaded on
+    /// SIGHUP); null for services without platform credentials (the test twin).
+    std::shared_ptr<credential_hub> credentials;
 };
 
 using service_factory = std::function<service(config const&, boost::asio::io_context&)>;

@@ -24,9 +24,10 @@ routed_call_context::routed_call_context(std::shared_ptr<transport::message_sink
                                          json::value progress_token,
                                          std::optional<protocol::log_level> threshold,
                                          std::string version,
-                                         std::shared_ptr<protocol::tool_view const> view)
+                                         std::shared_ptr<protocol::tool_view const> view,
+                                         std::shared_ptr<toolkits::call_credentials const> credentials)
     : sink_(std::move(sink)), token_(std::move(progress_token)), threshold_(threshold),
-      version_(std::move(version)), view_(std::move(view))
+      version_(std::move(version)), view_(std::move(view)), credentials_(std::move(credentials))
 {
 }
 

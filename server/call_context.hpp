@@ -21,7 +21,8 @@ public:
     routed_call_context(std::shared_ptr<transport::message_sink> sink,
                         boost::json::value progress_token,
                         std::optional<protocol::log_level> threshold, std::string version,
-                        std::shared_ptr<protocol::tool_view const> view = {});
+                        std::shared_ptr<protocol::tool_view const> view = {},
+                        std::shared_ptr<toolkits::call_credentials const> credentials = {});
 
     void report_progress(double progress, std::optional<double> total,
                          std::string_view message) override;
@@ -30,6 +31,7 @@ public:
     bool reporting() const override { return !token_.is_null() || threshold_.has_value(); }
     std::string_view protocol_version() const override { return version_; }
     protocol::tool_view const* view() const override { return view_.get(); }
+    toolkits::call_credentials const* credentials() const override { return credentials_.get(); }
 
     /// After this, nothing more is sent for the call (progress must stop at the response).
     void finish() { finished_ = true; }
@@ -40,6 +42,7 @@ private:
     std::optional<protocol::log_level> threshold_;
     std::string version_;
     std::shared_ptr<protocol::tool_view const> view_;
+    std::shared_ptr<toolkits::call_credentials const> credentials_;
     std::mutex mutex_;
     double last_progress_ = -1;
     std::atomic<bool> finished_{false};

@@ -69,6 +69,25 @@ struct config {
     std::size_t max_response_bytes = 32 * 1024 * 1024;
     bool allow_insecure_upstream = false; ///< http:// platforms off loopback
 
+    // Platform credentials (server/credential_hub.hpp)
+    std::string secrets_file;             ///< KEY=VALUE platform secrets, reloaded on SIGHUP
+    std::string token_store;              ///< OAuth tokens ("" : the default path)
+    std::string credentials_file;         ///< each client principal's own secrets
+    bool shared_credentials = false;      ///< clients without their own use the server's
+    bool per_request_credentials = false; ///< Toolgate-Secret-<VARIABLE> request headers
+
+    /// `toolgate auth <action> [Toolkit]` (server/auth_cli.hpp); action "" : serve.
+    struct auth_command {
+        std::string action; ///< login, client-credentials, status, logout, tenants
+        std::string toolkit;
+        std::uint16_t port = 0;               ///< login: loopback callback port (0: any free)
+        std::string redirect_host = "127.0.0.1"; ///< login: host named in the redirect URI
+        bool no_browser = false;              ///< login: print the URL only
+        std::chrono::seconds login_timeout{300};
+        std::string subject_type = "enterprise"; ///< client-credentials (storage platform)
+        std::string subject_id;
+    } auth;
+
     // Logging and one-shot commands
     std::string log_level = "info";
     bool list_toolkits = false;

@@ -204,7 +204,22 @@ asio::awaitable<void> mcp_http_endpoint::handle(http_request request, http_respo
     }
     out.mark_authenticated();
     if (request.method == "POST") {
-        co_await post(request, out, std::move(principal));
+        // The request's platform credentials, assembled once for every call it makes
+        // (issue 14 item 5). Header values are never logged or echoed.
+        credentials_ptr credentials;
+        if (options_.credentials != nullptr) {
+            auto assembled = options_.credentials->for_request(principal, request.headers);
+            if (!assembled.refusal.empty()) {
+                spdlog::warn("http: 400 from {}: per-request credentials refused", request.peer);
+                out.close_after_response();
+                std::string body = error_body(nullptr, protocol::error_code::invalid_request,
+                                              "Bad Request: " + assembled.refusal);
+                co_await out.respond(400, json_headers(), std::move(body));
+                co_return;
+            }
+            credentials = std::move(assembled.credentials);
+        }
+        co_await post(request, out, std::move(principal), std::move(credentials));
     } else if (request.method == "DELETE") {
         co_await remove(request, out, std::move(principal));
     } else {
@@ -243,7 +258,7 @@ asio::awaitable<void> mcp_http_endpoint::remove(http_request const& request, htt
 }
 
 asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_responder& out,
-                                              std::string principal)
+                                              std::string principal, credentials_ptr credentials)
 {
     auto const* type = request.header("content-type");
     if (!type || !type->starts_with("application/json")) {
@@ -306,7 +321,7 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
             co_return;
         }
         auto outcome = co_await router_.run_batch(conv, std::move(doc.get_array()),
-                                                  discard_sink());
+                                                  discard_sink(), credentials);
         if (outcome.refused) {
             co_await out.respond(400, json_headers(), std::move(*outcome.refused));
         } else if (outcome.answer) {
@@ -349,8 +364,10 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
             co_await out.respond(reply.http_status, json_headers(), std::move(reply.text));
             co_return;
         }
+        answer_format const format{accepts.sse, accepts.gzip ? &gzip_ : nullptr};
+        transport::header_list no_headers;
         co_await answer_request(router_, std::move(msg), nullptr, std::move(principal), view,
-                                out, {accepts.sse, accepts.gzip ? &gzip_ : nullptr}, {});
+                                out, format, std::move(no_headers), std::move(credentials));
         co_return;
     }
 
@@ -441,8 +458,10 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
     } else {
         conv = sessions_.make_conversation(); // L9: ping needs no session
     }
-    co_await answer_request(router_, std::move(msg), conv, std::move(principal), view, out,
-                            {accepts.sse, accepts.gzip ? &gzip_ : nullptr}, {});
+    answer_format const format{accepts.sse, accepts.gzip ? &gzip_ : nullptr};
+    transport::header_list no_headers;
+    co_await answer_request(router_, std::move(msg), conv, std::move(principal), view, out, format,
+                            std::move(no_headers), std::move(credentials));
 }
 
 } // namespace toolgate::server

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "server/client_auth.hpp"
+#include "server/credential_hub.hpp"
 #include "server/router.hpp"
 #include "server/session_registry.hpp"
 #include "server/tool_views.hpp"
@@ -21,6 +22,9 @@ struct endpoint_options {
     /// Per-connection choices (query parameters, Toolgate-* headers) pick a view here; null:
     /// the dispatcher's own view for every request. Outlives the endpoint.
     tool_views* views = nullptr;
+    /// Each request's platform credentials come from here; null: the server's for every
+    /// call. Outlives the endpoint.
+    credential_hub const* credentials = nullptr;
 };
 
 class mcp_http_endpoint final : public transport::http_handler {
@@ -35,7 +39,8 @@ public:
 private:
     /// `principal`: the authenticated client ("" without client auth); sessions bind to it.
     boost::asio::awaitable<void> post(transport::http_request const& request,
-                                      transport::http_responder& out, std::string principal);
+                                      transport::http_responder& out, std::string principal,
+                                      credentials_ptr credentials);
     boost::asio::awaitable<void> remove(transport::http_request const& request,
                                         transport::http_responder& out, std::string principal);
 

@@ -186,10 +186,11 @@ router::router(toolkits::tool_provider& provider, protocol::dispatcher const& di
 }
 
 asio::awaitable<std::optional<std::string>>
-router::run_call(protocol::tool_call call, std::shared_ptr<transport::message_sink> sink)
+router::run_call(protocol::tool_call call, std::shared_ptr<transport::message_sink> sink,
+                 credentials_ptr credentials)
 {
     routed_call_context context(std::move(sink), call.progress_token, call.level, call.version,
-                                call.view);
+                                call.view, std::move(credentials));
     if (spdlog::should_log(spdlog::level::debug)) {
         // Secret-named arguments are masked at every level (issue 6 item 6).
         spdlog::debug("tools/call id={} tool={} arguments={}", log_id(call.id),
@@ -284,14 +285,16 @@ void router::on_text(std::shared_ptr<conversation> conv, std::string text,
 asio::awaitable<std::optional<protocol::reply>>
 router::handle(protocol::message msg, std::shared_ptr<conversation> conv,
                std::shared_ptr<transport::message_sink> stream,
-               std::shared_ptr<protocol::tool_view const> view)
+               std::shared_ptr<protocol::tool_view const> view, credentials_ptr credentials)
 {
     auto decided = decide(msg, conv.get(), view);
     if (auto* r = std::get_if<protocol::reply>(&decided)) {
         co_return std::move(*r);
     }
     if (auto* call = std::get_if<protocol::tool_call>(&decided)) {
-        co_return co_await run_decided(std::move(*call), std::move(conv), std::move(stream));
+        std::string no_principal; // named: no braced temporaries inside a co_await operand
+        co_return co_await run_decided(std::move(*call), std::move(conv), std::move(stream),
+                                       std::move(no_principal), std::move(credentials));
     }
     co_return std::nullopt;
 }
@@ -330,7 +333,8 @@ router::decision router::decide(protocol::message const& msg, conversation* conv
 
 asio::awaitable<std::optional<protocol::reply>>
 router::run_decided(protocol::tool_call call, std::shared_ptr<conversation> conv,
-                    std::shared_ptr<transport::message_sink> stream, std::string principal)
+                    std::shared_ptr<transport::message_sink> stream, std::string principal,
+                    credentials_ptr credentials)
 {
     if (auto busy = admit(call.id)) {
         co_return protocol::reply{std::move(*busy), 200, false};
@@ -343,7 +347,7 @@ router::run_decided(protocol::tool_call call, std::shared_ptr<conversation> conv
     if (!conv || call.modern) {
         // Stateless: the caller's cancellation (the client closing the stream) reaches the
         // call through this coroutine's own slot.
-        auto text = co_await run_call(std::move(call), stream);
+        auto text = co_await run_call(std::move(call), stream, std::move(credentials));
         co_return protocol::reply{std::move(*text), 200, false};
     }
     // The call runs on this request's own strand: hopping to the session's strand and back
@@ -366,7 +370,7 @@ router::run_decided(protocol::tool_call call, std::shared_ptr<conversation> conv
         forward.assign([entry](asio::cancellation_type) { cancel_entry(entry); });
     }
     auto [error, text] = co_await asio::co_spawn(
-        here, run_call(std::move(call), stream),
+        here, run_call(std::move(call), stream, std::move(credentials)),
         asio::bind_cancellation_slot(entry->signal.slot(),
                                      asio::as_tuple(asio::use_awaitable)));
     if (forward.is_connected()) {
