@@ -6,7 +6,9 @@
 #include <boost/asio/any_completion_handler.hpp>
 #include <boost/asio/async_result.hpp>
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -81,6 +83,24 @@ asio::awaitable<void> read_file(token_file file, token_entries* entries,
     try {
         *modified = file.modified();
         *entries = file.load();
+    } catch (std::exception const& e) {
+        *problem = e.what();
+    }
+    co_return;
+}
+
+/// On the file thread: takes `toolkit`'s renewal lock if it is free and reads the store.
+/// `held`, `entries`, `busy` and `problem` belong to the awaiting coroutine's frame.
+asio::awaitable<void> try_lock_and_read(token_file file, std::string toolkit,
+                                        std::shared_ptr<token_lock>* held, token_entries* entries,
+                                        bool* busy, std::string* problem)
+{
+    try {
+        *held = file.try_renewal_lock(toolkit);
+        *busy = *held == nullptr;
+        if (*held) {
+            *entries = file.load();
+        }
     } catch (std::exception const& e) {
         *problem = e.what();
     }
@@ -345,6 +365,49 @@ asio::awaitable<void> token_refresher::save(std::string toolkit, token_entry ent
 
 asio::awaitable<token_answer> token_refresher::renewal(std::string toolkit, token_entry entry)
 {
+    // Another process sharing the store (a second desktop client's toolgate, a sign-in) may
+    // have renewed already, or be renewing now: wait for its renewal lock, then reread the
+    // store under it. Spending a refresh token another process has spent would earn
+    // invalid_grant (the storage platform's are single-use; the accounting platform's rotate).
+    std::shared_ptr<token_lock> held;
+    token_entries on_disk;
+    std::string problem;
+    asio::steady_timer pause(co_await asio::this_coro::executor);
+    auto const give_up = std::chrono::steady_clock::now() + std::chrono::seconds(70);
+    for (;;) {
+        bool busy = false;
+        co_await asio::co_spawn(state_->files,
+                                try_lock_and_read(file_, toolkit, &held, &on_disk, &busy, &problem),
+                                asio::use_awaitable);
+        if (!busy || std::chrono::steady_clock::now() >= give_up) {
+            break;
+        }
+        pause.expires_after(std::chrono::milliseconds(50));
+        co_await pause.async_wait(asio::as_tuple(asio::use_awaitable));
+    }
+    if (!problem.empty()) {
+        spdlog::warn("{}: the token store could not be reread before renewing: {}", toolkit,
+                     problem);
+    } else if (!held) {
+        spdlog::warn("{}: another process has held the token store's renewal lock for 70 s; "
+                     "renewing anyway",
+                     toolkit);
+    } else if (auto it = on_disk.find(toolkit); it != on_disk.end() && it->second != entry &&
+                                                !it->second.access_token.empty()) {
+        auto const& theirs = it->second;
+        if (theirs.expires_at == 0 || now_() < theirs.expires_at - renew_margin(theirs)) {
+            spdlog::info("{}: using the access token another process renewed", toolkit);
+            std::lock_guard lock(state_->mutex);
+            state_->entries[toolkit] = theirs;
+            co_return token_answer{token_answer::kind::token, theirs.access_token};
+        }
+        entry = theirs; // its refresh token is the current one
+    }
+    co_return co_await renew_with(toolkit, std::move(entry));
+}
+
+asio::awaitable<token_answer> token_refresher::renew_with(std::string toolkit, token_entry entry)
+{
     auto const& provider = *toolkits::find_oauth_provider(toolkit);
     auto& oauth = client_for(toolkit);
     auto const secrets = client_secrets_();
@@ -355,7 +418,7 @@ asio::awaitable<token_answer> token_refresher::renewal(std::string toolkit, toke
     auto const again = credentials ? fmt::format("`toolgate auth client-credentials {}`", toolkit)
                                    : fmt::format("`toolgate auth login {}`", toolkit);
     bool const still_valid = entry.expires_at == 0 || now_() < entry.expires_at;
-    auto const keep_or_fail = [&](std::string why) {
+    auto const keep_or_fail = [&](std::string why, std::string_view advice) {
         if (still_valid) {
             // Not expired yet: use it, and try to renew again on a later call.
             spdlog::warn("{}: renewing the access token failed ({}); using the current one until "
@@ -364,18 +427,18 @@ asio::awaitable<token_answer> token_refresher::renewal(std::string toolkit, toke
             return token_answer{token_answer::kind::token, entry.access_token};
         }
         return failed(fmt::format("{}: the access token has expired and could not be renewed: "
-                                  "{}; nothing was sent",
-                                  toolkit, why));
+                                  "{}; {}; nothing was sent",
+                                  toolkit, why, advice));
     };
     if (id.id.empty()) {
         co_return keep_or_fail(fmt::format("{} is not set (renewing needs the client id the "
-                                           "sign-in used); set it, then call again",
-                                           provider.client_id_variable));
+                                           "sign-in used)",
+                                           provider.client_id_variable),
+                               "set it, then call again");
     }
     if (!credentials && entry.refresh_token.empty()) {
-        co_return keep_or_fail(fmt::format("the sign-in gave no refresh token; run {} to sign "
-                                           "in again",
-                                           again));
+        co_return keep_or_fail("the sign-in gave no refresh token",
+                               fmt::format("run {} to sign in again", again));
     }
     token_grant grant;
     if (credentials) {
@@ -415,7 +478,7 @@ asio::awaitable<token_answer> token_refresher::renewal(std::string toolkit, toke
         state_->refused[toolkit] = message;
         co_return failed(std::move(message));
     }
-    co_return keep_or_fail(grant.problem + "; call again shortly");
+    co_return keep_or_fail(grant.problem, "call again shortly");
 }
 
 } // namespace toolgate::server

@@ -53,6 +53,8 @@ private:
     struct state;
     boost::asio::awaitable<void> renew(std::string toolkit, std::shared_ptr<flight> f);
     boost::asio::awaitable<toolkits::token_answer> renewal(std::string toolkit, token_entry entry);
+    boost::asio::awaitable<toolkits::token_answer> renew_with(std::string toolkit,
+                                                              token_entry entry);
     boost::asio::awaitable<bool> reload_if_changed();
     boost::asio::awaitable<void> save(std::string toolkit, token_entry entry);
     void publish(std::string const& toolkit, std::shared_ptr<flight> const& f,

@@ -197,6 +197,37 @@ std::optional<std::timespec> token_file::modified() const
     return st.st_mtim;
 }
 
+token_lock::~token_lock()
+{
+    if (fd_ >= 0) {
+        ::close(fd_); // releases the flock
+    }
+}
+
+static std::unique_ptr<token_lock> open_lock(std::string const& lock_path)
+{
+    int const fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        throw std::runtime_error(system_error("open the lock file", lock_path));
+    }
+    return std::make_unique<token_lock>(fd);
+}
+
+std::unique_ptr<token_lock> token_file::try_renewal_lock(std::string const& toolkit) const
+{
+    make_directories(directory_of(path_));
+    auto held = open_lock(path_ + "." + toolkit + ".lock");
+    while (::flock(held->fd(), LOCK_EX | LOCK_NB) != 0) {
+        if (errno == EWOULDBLOCK) {
+            return nullptr;
+        }
+        if (errno != EINTR) {
+            throw std::runtime_error(system_error("lock", path_ + "." + toolkit + ".lock"));
+        }
+    }
+    return held;
+}
+
 void token_file::update(std::string const& toolkit, std::optional<token_entry> const& entry) const
 {
     auto const dir = directory_of(path_);
@@ -204,14 +235,11 @@ void token_file::update(std::string const& toolkit, std::optional<token_entry> c
     // The lock file serialises writers (a sign-in and a running server, or two servers): each
     // reads the current file under it, changes one entry and replaces the file, so no writer
     // loses another's entry. The data file itself cannot carry the lock: rename replaces it.
-    auto const lock_path = path_ + ".lock";
-    fd_guard lock(::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600));
-    if (lock.get() < 0) {
-        throw std::runtime_error(system_error("open the lock file", lock_path));
-    }
-    while (::flock(lock.get(), LOCK_EX) != 0) {
+    // Writers hold it for a read and a write only, so waiting for it is short.
+    auto const lock = open_lock(path_ + ".lock");
+    while (::flock(lock->fd(), LOCK_EX) != 0) {
         if (errno != EINTR) {
-            throw std::runtime_error(system_error("lock", lock_path));
+            throw std::runtime_error(system_error("lock", path_ + ".lock"));
         }
     }
     auto entries = load();

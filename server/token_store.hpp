@@ -4,9 +4,11 @@
 // a sign-in and a running server can both write it. Its contents are never logged.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <ctime>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -28,6 +30,23 @@ struct token_entry {
 
 using token_entries = std::map<std::string, token_entry, std::less<>>;
 
+/// An exclusive hold on one of a token store's lock files (flock), released on destruction.
+/// Every writer holds `<store>.lock` while it reads, changes and replaces the file. A renewal
+/// holds `<store>.<Toolkit>.lock` from rereading the file until the renewed tokens are saved,
+/// so two processes sharing a store (two desktop clients, each with its own toolgate) never
+/// spend the same single-use refresh token twice: the second finds the first's new tokens.
+class token_lock {
+public:
+    explicit token_lock(int fd) : fd_(fd) {}
+    ~token_lock();
+    token_lock(token_lock const&) = delete;
+    token_lock& operator=(token_lock const&) = delete;
+    int fd() const { return fd_; }
+
+private:
+    int fd_;
+};
+
 class token_file {
 public:
     /// `$XDG_STATE_HOME/toolgate/tokens.json`, or `~/.local/state/toolgate/tokens.json`.
@@ -41,8 +60,11 @@ public:
     token_entries load() const;
     /// Sets (or, given nullopt, removes) one toolkit's entry, keeping the others as the file
     /// holds them now. Creates the directory (0700) and the file (0600) when missing. Throws
-    /// std::runtime_error naming the path and the system's reason.
+    /// std::runtime_error naming the path and the system's reason. Takes the lock itself.
     void update(std::string const& toolkit, std::optional<token_entry> const& entry) const;
+    /// Takes `toolkit`'s renewal lock if no other process holds it (never waits); nullptr
+    /// when one does. Throws std::runtime_error when it cannot be opened.
+    std::unique_ptr<token_lock> try_renewal_lock(std::string const& toolkit) const;
     /// The file's modification time, or nullopt when it does not exist.
     std::optional<std::timespec> modified() const;
 
