@@ -20,10 +20,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <stdexcept>
-
 #include <fcntl.h>
 #include <spawn.h>
+#include <stdexcept>
 #include <sys/wait.h>
 
 extern char** environ;
@@ -49,7 +48,7 @@ void say(std::string const& text)
 std::int64_t now_seconds()
 {
     return std::chrono::duration_cast<std::chrono::seconds>(
-               std::chrono::system_clock::now().time_since_epoch())
+        std::chrono::system_clock::now().time_since_epoch())
         .count();
 }
 
@@ -74,14 +73,14 @@ toolkits::oauth_provider const& provider_of(std::string const& toolkit)
         for (auto const& p : toolkits::oauth_providers()) {
             names += (names.empty() ? "" : " or ") + std::string(p.toolkit);
         }
-        throw usage_error(fmt::format("`{}` does not sign in with OAuth; the toolkits that do: {}",
-                                      toolkit, names));
+        throw usage_error(fmt::format(
+            "`{}` does not sign in with OAuth; the toolkits that do: {}", toolkit, names));
     }
     return *provider;
 }
 
-client_identity identity_of(credential_hub const& hub, toolkits::oauth_provider const& provider,
-                            bool secret_required)
+client_identity identity_of(
+    credential_hub const& hub, toolkits::oauth_provider const& provider, bool secret_required)
 {
     auto const secrets = hub.server_secrets();
     client_identity id;
@@ -111,8 +110,8 @@ void open_browser(std::string const& url)
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-    std::vector<char*> argv = {const_cast<char*>(program.c_str()),
-                               const_cast<char*>(url.c_str()), nullptr};
+    std::vector<char*> argv
+        = { const_cast<char*>(program.c_str()), const_cast<char*>(url.c_str()), nullptr };
     pid_t pid = 0;
     if (posix_spawnp(&pid, program.c_str(), &actions, nullptr, argv.data(), environ) == 0) {
         say(fmt::format("(opening it with {})\n", program));
@@ -124,7 +123,7 @@ std::string html_page(std::string const& title, std::string const& text)
 {
     return fmt::format("<!doctype html><html><head><meta charset=\"utf-8\"><title>{0}</title>"
                        "</head><body><h1>{0}</h1><p>{1}</p></body></html>\n",
-                       title, text);
+        title, text);
 }
 
 /// Text from the authorization server, safe to print: printable ASCII, cut short.
@@ -141,15 +140,16 @@ std::string printable(std::string_view text)
 class callback_handler final : public transport::http_handler {
 public:
     callback_handler(std::string state, asio::steady_timer& done)
-        : state_(std::move(state)), done_(done)
+        : state_(std::move(state))
+        , done_(done)
     {
     }
 
-    asio::awaitable<void> handle(transport::http_request request,
-                                 transport::http_responder& out) override
+    asio::awaitable<void> handle(
+        transport::http_request request, transport::http_responder& out) override
     {
-        transport::header_list headers = {{"Content-Type", "text/html; charset=utf-8"},
-                                          {"Cache-Control", "no-store"}};
+        transport::header_list headers
+            = { { "Content-Type", "text/html; charset=utf-8" }, { "Cache-Control", "no-store" } };
         auto parsed = urls::parse_origin_form(request.target);
         if (request.path != "/callback" || !parsed || finished_) {
             auto page = html_page("Not found", "Nothing is waiting here.");
@@ -163,8 +163,9 @@ public:
         };
         if (value("state") != state_) {
             // Not the sign-in this command started (RFC 6749 §10.12): ignore it, keep waiting.
-            auto page = html_page("Unknown sign-in", "This answer does not belong to the sign-in "
-                                                     "toolgate is waiting for.");
+            auto page = html_page("Unknown sign-in",
+                "This answer does not belong to the sign-in "
+                "toolgate is waiting for.");
             co_await out.respond(400, std::move(headers), std::move(page));
             co_return;
         }
@@ -173,12 +174,12 @@ public:
         code_ = value("code");
         finished_ = true;
         bool const ok = error_.empty() && !code_.empty();
-        auto page = ok ? html_page("toolgate: signed in",
-                                   "toolgate received the sign-in. You can close this tab and "
-                                   "return to the terminal.")
-                       : html_page("toolgate: sign-in refused",
-                                   "The sign-in did not complete: " + printable(error_) +
-                                       ". See the terminal.");
+        auto page = ok
+            ? html_page("toolgate: signed in",
+                "toolgate received the sign-in. You can close this tab and "
+                "return to the terminal.")
+            : html_page("toolgate: sign-in refused",
+                "The sign-in did not complete: " + printable(error_) + ". See the terminal.");
         co_await out.respond(200, std::move(headers), std::move(page));
         done_.cancel();
     }
@@ -216,7 +217,7 @@ void print_tenants(tenant_list const& list)
         "calls):\n");
     for (auto const& t : list.tenants) {
         say(fmt::format("  {}  {}{}\n", printable(t.id), printable(t.name),
-                        t.type.empty() ? "" : " (" + printable(t.type) + ")"));
+            t.type.empty() ? "" : " (" + printable(t.type) + ")"));
     }
 }
 
@@ -238,7 +239,7 @@ asio::awaitable<int> show_tenants(command_context& ctx, std::string toolkit, boo
                         ? answer.text + "\n"
                         : fmt::format("{} is not signed in: run `toolgate auth login {}` (or set "
                                       "{})\n",
-                                      toolkit, toolkit, provider.access_variable));
+                            toolkit, toolkit, provider.access_variable));
             }
             co_return 1;
         }
@@ -247,8 +248,7 @@ asio::awaitable<int> show_tenants(command_context& ctx, std::string toolkit, boo
     auto list = co_await ctx.hub.tokens()->client_for(toolkit).tenants(token);
     if (!list.ok) {
         say(fmt::format("Could not list {}'s tenants: {}{}\n", toolkit, list.problem,
-                        list.status == 401 ? " (the access token was refused: sign in again)"
-                                           : ""));
+            list.status == 401 ? " (the access token was refused: sign in again)" : ""));
         co_return 1;
     }
     print_tenants(list);
@@ -272,45 +272,43 @@ asio::awaitable<int> login(command_context& ctx)
     // unless --port asks for the one the app registered).
     transport::http_listener listener(ctx.ioc, "127.0.0.1", a.port, handler, limits);
     listener.start();
-    auto const redirect_uri =
-        fmt::format("http://{}:{}/callback", a.redirect_host, listener.port());
-    auto const url = oauth.authorize_url(id.id, redirect_uri, state, pkce.challenge);
+    auto const redirect_uri
+        = fmt::format("http://{}:{}/callback", a.redirect_host, listener.port());
+    auto const url = oauth.authorize_url(id.id, redirect_uri, state, pkce.challenge, a.scopes);
     say(fmt::format("To sign in to {}, open this URL in a browser:\n\n  {}\n\n", a.toolkit, url));
     if (!a.no_browser) {
         open_browser(url);
     }
-    say(fmt::format("Waiting for the sign-in at {} (up to {} s; Ctrl-C cancels)...\n",
-                    redirect_uri, a.login_timeout.count()));
+    say(fmt::format("Waiting for the sign-in at {} (up to {} s; Ctrl-C cancels)...\n", redirect_uri,
+        a.login_timeout.count()));
     done.expires_after(a.login_timeout);
     co_await done.async_wait(asio::as_tuple(asio::use_awaitable));
     listener.stop();
     if (!handler.finished()) {
-        say(fmt::format("No sign-in arrived within {} s; nothing was saved.\n",
-                        a.login_timeout.count()));
+        say(fmt::format(
+            "No sign-in arrived within {} s; nothing was saved.\n", a.login_timeout.count()));
         co_return 1;
     }
     if (!handler.error().empty() || handler.code().empty()) {
         say(fmt::format("The sign-in was refused: {}{}; nothing was saved.\n",
-                        handler.error().empty() ? "no code came back" : printable(handler.error()),
-                        handler.description().empty()
-                            ? ""
-                            : " (" + printable(handler.description()) + ")"));
+            handler.error().empty() ? "no code came back" : printable(handler.error()),
+            handler.description().empty() ? "" : " (" + printable(handler.description()) + ")"));
         co_return 1;
     }
     auto grant = co_await oauth.exchange_code(id, handler.code(), pkce.verifier, redirect_uri);
     if (grant.state != token_grant::outcome::granted) {
-        say(fmt::format("Signing in to {} failed: {}; nothing was saved.\n", a.toolkit,
-                        grant.problem));
+        say(fmt::format(
+            "Signing in to {} failed: {}; nothing was saved.\n", a.toolkit, grant.problem));
         co_return 1;
     }
     ctx.hub.tokens()->file().update(a.toolkit, grant.entry);
     ctx.hub.tokens()->reload();
     say(fmt::format("Signed in to {}: access token {}; {}. Saved in {}.\n", a.toolkit,
-                    expiry(grant.entry.expires_at),
-                    grant.entry.refresh_token.empty()
-                        ? "no refresh token was given, so sign in again when it expires"
-                        : "toolgate renews it with the refresh token",
-                    ctx.hub.tokens()->file().path()));
+        expiry(grant.entry.expires_at),
+        grant.entry.refresh_token.empty()
+            ? "no refresh token was given, so sign in again when it expires"
+            : "toolgate renews it with the refresh token",
+        ctx.hub.tokens()->file().path()));
     if (!std::string(provider.tenants_url).empty()) {
         co_await show_tenants(ctx, a.toolkit, false);
     }
@@ -340,7 +338,7 @@ asio::awaitable<int> client_credentials(command_context& ctx)
     ctx.hub.tokens()->file().update(a.toolkit, grant.entry);
     say(fmt::format("{}: access token from the client-credentials grant, {}; toolgate asks for a "
                     "new one before it expires. Saved in {}.\n",
-                    a.toolkit, expiry(grant.entry.expires_at), ctx.hub.tokens()->file().path()));
+        a.toolkit, expiry(grant.entry.expires_at), ctx.hub.tokens()->file().path()));
     co_return 0;
 }
 
@@ -372,11 +370,9 @@ int status(command_context& ctx)
                 line += fmt::format("; not signed in (toolgate auth login {})", kit->name);
             } else {
                 auto const& e = it->second;
-                line += fmt::format(
-                    "; signed in ({}): access token {}{}{}", e.grant, expiry(e.expires_at),
-                    e.refresh_token.empty() ? "" : ", refresh token kept",
-                    configured ? fmt::format(" (unused: {} wins)", provider->access_variable)
-                               : "");
+                line += fmt::format("; signed in ({}): access token {}{}{}", e.grant,
+                    expiry(e.expires_at), e.refresh_token.empty() ? "" : ", refresh token kept",
+                    configured ? fmt::format(" (unused: {} wins)", provider->access_variable) : "");
             }
             line += "; " + describe_variable(ctx.hub, provider->client_id_variable);
         }
@@ -391,14 +387,14 @@ int logout(command_context& ctx)
     provider_of(a.toolkit);
     auto const entries = ctx.hub.tokens()->snapshot();
     if (!entries.contains(a.toolkit)) {
-        say(fmt::format("{} was not signed in ({}).\n", a.toolkit,
-                        ctx.hub.tokens()->file().path()));
+        say(fmt::format(
+            "{} was not signed in ({}).\n", a.toolkit, ctx.hub.tokens()->file().path()));
         return 0;
     }
     ctx.hub.tokens()->file().update(a.toolkit, std::nullopt);
     say(fmt::format("Signed out of {}: its tokens are gone from {}. The app stays authorised at "
                     "the platform until you revoke it there.\n",
-                    a.toolkit, ctx.hub.tokens()->file().path()));
+        a.toolkit, ctx.hub.tokens()->file().path()));
     return 0;
 }
 
@@ -424,39 +420,47 @@ asio::awaitable<int> dispatch(command_context& ctx)
 
 void add_auth_commands(CLI::App& app, config& c)
 {
-    auto* auth = app.add_subcommand("auth", "sign in to the OAuth toolkits and show where "
-                                            "credentials come from");
+    auto* auth = app.add_subcommand("auth",
+        "sign in to the OAuth toolkits and show where "
+        "credentials come from");
     auth->require_subcommand(1);
     auth->fallthrough();
     auto* login = auth->add_subcommand(
         "login", "sign in with a browser (authorization code + PKCE on a loopback redirect)");
     login->add_option("toolkit", c.auth.toolkit, "StoreApi or LedgerApi")->required();
     login->add_option("--port", c.auth.port,
-                      "loopback port of the redirect URI (default: any free port; give the one "
-                      "your app registered if the platform wants an exact match)");
-    login->add_option("--redirect-host", c.auth.redirect_host,
-                      "host named in the redirect URI (127.0.0.1 or localhost)")
-        ->check(CLI::IsMember({"127.0.0.1", "localhost"}));
+        "loopback port of the redirect URI (default: any free port; give the one "
+        "your app registered if the platform wants an exact match)");
+    login
+        ->add_option("--redirect-host", c.auth.redirect_host,
+            "host named in the redirect URI (127.0.0.1 or localhost)")
+        ->check(CLI::IsMember({ "127.0.0.1", "localhost" }));
     login->add_flag("--no-browser", c.auth.no_browser, "only print the URL to open");
-    login->add_option_function<long>(
-             "--timeout", [&c](long v) { c.auth.login_timeout = std::chrono::seconds(v); },
-             "seconds to wait for the browser")
+    login->add_option("--scopes", c.auth.scopes,
+        "scopes to ask for, space separated (default: the catalogue's, plus "
+        "offline_access for LedgerApi); an app may not be allowed them all");
+    login
+        ->add_option_function<long>(
+            "--timeout", [&c](long v) { c.auth.login_timeout = std::chrono::seconds(v); },
+            "seconds to wait for the browser")
         ->check(CLI::Range(1L, 3600L));
     auto* credentials = auth->add_subcommand(
         "client-credentials", "get a token with the client-credentials grant (server apps)");
     credentials->add_option("toolkit", c.auth.toolkit, "StoreApi or LedgerApi")->required();
-    credentials->add_option("--subject-type", c.auth.subject_type,
-                            "StoreApi: enterprise (the app's service account) or user")
-        ->check(CLI::IsMember({"enterprise", "user"}));
-    credentials->add_option("--subject-id", c.auth.subject_id,
-                            "StoreApi: the enterprise id, or the user id");
-    auth->add_subcommand("status", "each toolkit's credential sources and token expiry (never "
-                                   "a value)");
+    credentials
+        ->add_option("--subject-type", c.auth.subject_type,
+            "StoreApi: enterprise (the app's service account) or user")
+        ->check(CLI::IsMember({ "enterprise", "user" }));
+    credentials->add_option(
+        "--subject-id", c.auth.subject_id, "StoreApi: the enterprise id, or the user id");
+    auth->add_subcommand("status",
+        "each toolkit's credential sources and token expiry (never "
+        "a value)");
     auto* logout = auth->add_subcommand("logout", "forget a toolkit's stored tokens");
     logout->add_option("toolkit", c.auth.toolkit, "StoreApi or LedgerApi")->required();
     auto* tenants = auth->add_subcommand("tenants", "list the organisations a sign-in reaches");
     tenants->add_option("toolkit", c.auth.toolkit, "LedgerApi")->required();
-    for (auto* sub : {login, credentials, logout, tenants}) {
+    for (auto* sub : { login, credentials, logout, tenants }) {
         sub->fallthrough();
     }
     for (auto* sub : auth->get_subcommands({})) {
@@ -478,7 +482,7 @@ int run_auth_command(config const& cfg)
         settings.token_store = cfg.token_store;
         settings.allow_insecure = cfg.allow_insecure_upstream;
         credential_hub hub(settings, client);
-        command_context ctx{cfg, ioc, client, hub};
+        command_context ctx { cfg, ioc, client, hub };
         int status = 1;
         std::exception_ptr failure;
         asio::co_spawn(ioc, dispatch(ctx), [&](std::exception_ptr e, int code) {

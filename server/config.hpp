@@ -83,6 +83,7 @@ struct config {
         std::uint16_t port = 0;               ///< login: loopback callback port (0: any free)
         std::string redirect_host = "127.0.0.1"; ///< login: host named in the redirect URI
         bool no_browser = false;              ///< login: print the URL only
+        std::string scopes;                   ///< login: scopes to ask for ("" : the catalogue's)
         std::chrono::seconds login_timeout{300};
         std::string subject_type = "enterprise"; ///< client-credentials (storage platform)
         std::string subject_id;

@@ -24,7 +24,7 @@ std::string const credentials_what = "--credentials-file";
 std::int64_t system_now()
 {
     return std::chrono::duration_cast<std::chrono::seconds>(
-               std::chrono::system_clock::now().time_since_epoch())
+        std::chrono::system_clock::now().time_since_epoch())
         .count();
 }
 
@@ -61,7 +61,11 @@ namespace {
 class server_source final : public credential_source {
 public:
     using getter = std::function<std::shared_ptr<fixed_credentials const>()>;
-    server_source(getter file, bool has_file) : file_(std::move(file)), has_file_(has_file) {}
+    server_source(getter file, bool has_file)
+        : file_(std::move(file))
+        , has_file_(has_file)
+    {
+    }
     std::optional<std::string> find(std::string_view variable) const override
     {
         if (auto file = file_()) {
@@ -89,7 +93,7 @@ private:
 };
 
 void warn_unknown(secret_map const& values, std::set<std::string, std::less<>> const& known,
-                  std::string_view where)
+    std::string_view where)
 {
     std::vector<std::string_view> unknown;
     for (auto const& [name, value] : values) {
@@ -104,8 +108,8 @@ void warn_unknown(secret_map const& values, std::set<std::string, std::less<>> c
 
 } // namespace
 
-credential_hub::credential_hub(credential_settings settings, transport::outbound_client& client,
-                               oauth_client::clock now)
+credential_hub::credential_hub(
+    credential_settings settings, transport::outbound_client& client, oauth_client::clock now)
     : settings_(std::move(settings))
 {
     for (auto const* kit : toolkits::all_toolkits()) {
@@ -119,14 +123,14 @@ credential_hub::credential_hub(credential_settings settings, transport::outbound
     auto snap = std::make_shared<snapshot>();
     if (!settings_.secrets_file.empty()) {
         snap->file_values = parse_secrets(read_private_file(settings_.secrets_file, secrets_what),
-                                          secrets_what + " " + settings_.secrets_file);
+            secrets_what + " " + settings_.secrets_file);
         warn_unknown(snap->file_values, known_in_files, secrets_what);
     }
     snap->file = std::make_shared<fixed_credentials const>(snap->file_values);
     if (!settings_.credentials_file.empty()) {
-        snap->principal_values =
-            parse_principal_secrets(read_private_file(settings_.credentials_file, credentials_what),
-                                    credentials_what + " " + settings_.credentials_file);
+        snap->principal_values = parse_principal_secrets(
+            read_private_file(settings_.credentials_file, credentials_what),
+            credentials_what + " " + settings_.credentials_file);
         for (auto const& [principal, values] : snap->principal_values) {
             warn_unknown(values, known_variables_, credentials_what + " [" + principal + "]");
             snap->principals.emplace(principal, std::make_shared<fixed_credentials const>(values));
@@ -178,9 +182,8 @@ std::string credential_hub::per_client_hint() const
     return out.empty() ? std::string("ask the server's operator for credentials") : out;
 }
 
-credential_hub::request_credentials
-credential_hub::for_request(std::string const& principal,
-                            transport::header_list const& headers) const
+credential_hub::request_credentials credential_hub::for_request(
+    std::string const& principal, transport::header_list const& headers) const
 {
     request_credentials out;
     fixed_credentials::map from_headers;
@@ -227,8 +230,8 @@ credential_hub::for_request(std::string const& principal,
         layers.push_back(server_secrets_);
         creds->tokens = tokens_;
     }
-    creds->secrets = std::make_shared<toolkits::layered_credentials const>(std::move(layers),
-                                                                         per_client_hint());
+    creds->secrets = std::make_shared<toolkits::layered_credentials const>(
+        std::move(layers), per_client_hint());
     out.credentials = std::move(creds);
     return out;
 }
@@ -239,9 +242,8 @@ std::string credential_hub::reload()
     auto fresh = std::make_shared<snapshot>(*current());
     if (!settings_.secrets_file.empty()) {
         try {
-            auto values =
-                parse_secrets(read_private_file(settings_.secrets_file, secrets_what),
-                              secrets_what + " " + settings_.secrets_file);
+            auto values = parse_secrets(read_private_file(settings_.secrets_file, secrets_what),
+                secrets_what + " " + settings_.secrets_file);
             auto changes = describe_changes(fresh->file_values, values);
             parts.push_back("secrets file: " + (changes.empty() ? "unchanged" : changes));
             fresh->file_values = std::move(values);
@@ -269,13 +271,12 @@ std::string credential_hub::reload()
             }
             fresh->principals.clear();
             for (auto const& [principal, secrets] : values) {
-                fresh->principals.emplace(principal,
-                                          std::make_shared<fixed_credentials const>(secrets));
+                fresh->principals.emplace(
+                    principal, std::make_shared<fixed_credentials const>(secrets));
             }
             parts.push_back(fmt::format("credentials file: {} client(s){}", values.size(),
-                                        changed.empty()
-                                            ? std::string(", unchanged")
-                                            : fmt::format(", changed for {}", fmt::join(changed, ", "))));
+                changed.empty() ? std::string(", unchanged")
+                                : fmt::format(", changed for {}", fmt::join(changed, ", "))));
             fresh->principal_values = std::move(values);
         } catch (std::exception const& e) {
             parts.push_back(fmt::format("credentials file NOT reloaded ({})", e.what()));

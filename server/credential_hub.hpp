@@ -20,12 +20,12 @@
 namespace toolgate::server {
 
 struct credential_settings {
-    std::string secrets_file;     ///< --secrets-file ("" : none)
+    std::string secrets_file; ///< --secrets-file ("" : none)
     std::string credentials_file; ///< --credentials-file ("" : none)
-    std::string token_store;      ///< --token-store ("" : token_file::default_path())
-    bool shared = false;          ///< --shared-credentials
-    bool per_request = false;     ///< --per-request-credentials
-    bool allow_insecure = false;  ///< --allow-insecure-upstream (OAuth endpoint overrides)
+    std::string token_store; ///< --token-store ("" : token_file::default_path())
+    bool shared = false; ///< --shared-credentials
+    bool per_request = false; ///< --per-request-credentials
+    bool allow_insecure = false; ///< --allow-insecure-upstream (OAuth endpoint overrides)
 };
 
 /// The header prefix of per-request secrets (lower case, as transport/ delivers names).
@@ -36,7 +36,7 @@ public:
     /// Loads the files (throws std::invalid_argument on a bad one: unreadable, open to other
     /// users, malformed). `client` sends the token requests and must outlive the hub.
     credential_hub(credential_settings settings, transport::outbound_client& client,
-                   oauth_client::clock now = {});
+        oauth_client::clock now = {});
 
     /// The server's own secrets: the secrets file, then the environment. Reads the current
     /// file contents at each lookup, so a reload applies to the next call.
@@ -57,8 +57,8 @@ public:
     };
     /// The credentials of one request by `principal` ("" without client authentication)
     /// carrying `headers`. Never logs or echoes a header's value.
-    request_credentials for_request(std::string const& principal,
-                                    transport::header_list const& headers) const;
+    request_credentials for_request(
+        std::string const& principal, transport::header_list const& headers) const;
 
     /// Rereads the secrets file, the credentials file and the token store (SIGHUP). A bad
     /// file keeps its previous contents. Returns one line for the log: what changed, by

@@ -125,8 +125,8 @@ std::string endpoint_variable(std::string_view kind, std::string_view toolkit)
     std::string name = "TOOLGATE_OAUTH_" + std::string(kind) + "_URL_";
     for (char c : toolkit) {
         name += std::isalnum(static_cast<unsigned char>(c))
-                    ? static_cast<char>(std::toupper(static_cast<unsigned char>(c)))
-                    : '_';
+            ? static_cast<char>(std::toupper(static_cast<unsigned char>(c)))
+            : '_';
     }
     return name;
 }
@@ -140,8 +140,9 @@ oauth_endpoints endpoints_for(toolkits::oauth_provider const& provider, bool all
             return std::string(published);
         }
         auto parsed = urls::parse_absolute_uri(value);
-        bool const web = parsed && (parsed->scheme_id() == urls::scheme::https ||
-                                    parsed->scheme_id() == urls::scheme::http);
+        bool const web = parsed
+            && (parsed->scheme_id() == urls::scheme::https
+                || parsed->scheme_id() == urls::scheme::http);
         if (!web || parsed->encoded_host().empty() || parsed->has_userinfo()) {
             throw std::invalid_argument(
                 fmt::format("{}: expected an absolute https:// URL", variable));
@@ -179,85 +180,86 @@ pkce_pair make_pkce()
 }
 
 oauth_client::oauth_client(transport::outbound_client& client,
-                           toolkits::oauth_provider const& provider, oauth_endpoints endpoints,
-                           clock now)
-    : client_(client), provider_(provider), endpoints_(std::move(endpoints)), now_(std::move(now))
+    toolkits::oauth_provider const& provider, oauth_endpoints endpoints, clock now)
+    : client_(client)
+    , provider_(provider)
+    , endpoints_(std::move(endpoints))
+    , now_(std::move(now))
 {
 }
 
 std::string oauth_client::authorize_url(std::string const& client_id,
-                                        std::string const& redirect_uri, std::string const& state,
-                                        std::string const& challenge) const
+    std::string const& redirect_uri, std::string const& state, std::string const& challenge,
+    std::string scopes) const
 {
     std::vector<std::pair<std::string, std::string>> query = {
-        {"response_type", "code"},
-        {"client_id", client_id},
-        {"redirect_uri", redirect_uri},
-        {"state", state},
-        {"code_challenge", challenge},
-        {"code_challenge_method", "S256"},
+        { "response_type", "code" },
+        { "client_id", client_id },
+        { "redirect_uri", redirect_uri },
+        { "state", state },
+        { "code_challenge", challenge },
+        { "code_challenge_method", "S256" },
     };
-    if (auto scopes = toolkits::requested_scopes(provider_); !scopes.empty()) {
+    if (scopes.empty()) {
+        scopes = toolkits::requested_scopes(provider_);
+    }
+    if (!scopes.empty()) {
         query.emplace_back("scope", std::move(scopes));
     }
     auto const separator = endpoints_.authorize.find('?') == std::string::npos ? '?' : '&';
     return endpoints_.authorize + separator + encode_form(query);
 }
 
-boost::asio::awaitable<token_grant> oauth_client::exchange_code(client_identity client,
-                                                                std::string code,
-                                                                std::string verifier,
-                                                                std::string redirect_uri)
+boost::asio::awaitable<token_grant> oauth_client::exchange_code(
+    client_identity client, std::string code, std::string verifier, std::string redirect_uri)
 {
     form fields = {
-        {"grant_type", "authorization_code"},
-        {"code", code},
-        {"redirect_uri", redirect_uri},
-        {"code_verifier", verifier},
+        { "grant_type", "authorization_code" },
+        { "code", code },
+        { "redirect_uri", redirect_uri },
+        { "code_verifier", verifier },
     };
     // Named: no braced lists inside a co_await operand (g++ 12).
-    std::vector<std::string> secrets = {code, verifier};
-    co_return co_await request(std::move(client), std::move(fields), "authorization_code",
-                               std::move(secrets));
+    std::vector<std::string> secrets = { code, verifier };
+    co_return co_await request(
+        std::move(client), std::move(fields), "authorization_code", std::move(secrets));
 }
 
-boost::asio::awaitable<token_grant> oauth_client::refresh(client_identity client,
-                                                          token_entry current)
+boost::asio::awaitable<token_grant> oauth_client::refresh(
+    client_identity client, token_entry current)
 {
     form fields = {
-        {"grant_type", "refresh_token"},
-        {"refresh_token", current.refresh_token},
+        { "grant_type", "refresh_token" },
+        { "refresh_token", current.refresh_token },
     };
-    std::vector<std::string> secrets = {current.refresh_token, current.access_token};
-    auto grant = co_await request(std::move(client), std::move(fields), current.grant,
-                                  std::move(secrets));
+    std::vector<std::string> secrets = { current.refresh_token, current.access_token };
+    auto grant
+        = co_await request(std::move(client), std::move(fields), current.grant, std::move(secrets));
     if (grant.state == token_grant::outcome::granted && grant.entry.refresh_token.empty()) {
         grant.entry.refresh_token = current.refresh_token; // not rotated: keep using it
     }
     co_return grant;
 }
 
-boost::asio::awaitable<token_grant> oauth_client::client_credentials(client_identity client,
-                                                                     std::string subject_type,
-                                                                     std::string subject_id)
+boost::asio::awaitable<token_grant> oauth_client::client_credentials(
+    client_identity client, std::string subject_type, std::string subject_id)
 {
-    form fields = {{"grant_type", "client_credentials"}};
+    form fields = { { "grant_type", "client_credentials" } };
     if (provider_.credentials_need_subject) {
         // The storage platform acts for an enterprise's service account or one user.
         fields.emplace_back("box_subject_type", subject_type);
         fields.emplace_back("box_subject_id", subject_id);
     }
     std::vector<std::string> no_secrets;
-    auto grant = co_await request(std::move(client), std::move(fields), "client_credentials",
-                                  std::move(no_secrets));
+    auto grant = co_await request(
+        std::move(client), std::move(fields), "client_credentials", std::move(no_secrets));
     grant.entry.subject_type = std::move(subject_type);
     grant.entry.subject_id = std::move(subject_id);
     co_return grant;
 }
 
-boost::asio::awaitable<token_grant> oauth_client::request(client_identity client, form fields,
-                                                          std::string grant,
-                                                          std::vector<std::string> secrets)
+boost::asio::awaitable<token_grant> oauth_client::request(
+    client_identity client, form fields, std::string grant, std::vector<std::string> secrets)
 {
     transport::outbound_request req;
     req.method = "POST";
@@ -286,38 +288,38 @@ boost::asio::awaitable<token_grant> oauth_client::request(client_identity client
     auto const where = origin_of(endpoints_.token);
     if (result.failure != transport::outbound_failure::none) {
         out.problem = fmt::format("the token endpoint {} could not be reached: {}", where,
-                                  safe_text(result.detail, secrets));
+            safe_text(result.detail, secrets));
         co_return out;
     }
     auto const& response = result.response;
     auto body = parse_object(response.body);
-    if (response.status >= 200 && response.status < 300 && body &&
-        !string_member(*body, "access_token").empty()) {
+    if (response.status >= 200 && response.status < 300 && body
+        && !string_member(*body, "access_token").empty()) {
         auto& e = out.entry;
         e.grant = std::move(grant);
         e.access_token = string_member(*body, "access_token");
         e.refresh_token = string_member(*body, "refresh_token");
         e.scope = string_member(*body, "scope");
         e.obtained_at = started;
-        auto const lifetime = seconds_member(*body, "expires_in").value_or(provider_.default_lifetime);
+        auto const lifetime
+            = seconds_member(*body, "expires_in").value_or(provider_.default_lifetime);
         e.expires_at = started + std::max<std::int64_t>(lifetime, 1);
         out.state = token_grant::outcome::granted;
         co_return out;
     }
     auto const error = body ? string_member(*body, "error") : std::string();
-    if (!error.empty() && response.status >= 400 && response.status < 500 &&
-        response.status != 429) {
+    if (!error.empty() && response.status >= 400 && response.status < 500
+        && response.status != 429) {
         // RFC 6749 §5.2: the server refused the request itself; repeating it will not help.
         out.state = token_grant::outcome::refused;
         out.error = safe_text(error, secrets);
         auto description = safe_text(string_member(*body, "error_description"), secrets);
         out.problem = fmt::format("the token endpoint {} answered {} ({}){}", where,
-                                  response.status, out.error,
-                                  description.empty() ? "" : ": " + description);
+            response.status, out.error, description.empty() ? "" : ": " + description);
         co_return out;
     }
-    out.problem = fmt::format("the token endpoint {} answered HTTP {} without tokens", where,
-                              response.status);
+    out.problem = fmt::format(
+        "the token endpoint {} answered HTTP {} without tokens", where, response.status);
     co_return out;
 }
 
@@ -338,8 +340,8 @@ boost::asio::awaitable<tenant_list> oauth_client::tenants(std::string access_tok
     auto result = co_await client_.send(req);
     auto const where = origin_of(endpoints_.tenants);
     if (result.failure != transport::outbound_failure::none) {
-        out.problem = fmt::format("{} could not be reached: {}", where,
-                                  safe_text(result.detail, {access_token}));
+        out.problem = fmt::format(
+            "{} could not be reached: {}", where, safe_text(result.detail, { access_token }));
         co_return out;
     }
     out.status = result.response.status;
@@ -347,7 +349,7 @@ boost::asio::awaitable<tenant_list> oauth_client::tenants(std::string access_tok
     auto value = json::parse(result.response.body, ec);
     if (out.status != 200 || ec || !value.is_array()) {
         out.problem = fmt::format("{} answered HTTP {}{}", where, out.status,
-                                  out.status == 200 ? " with something other than a list" : "");
+            out.status == 200 ? " with something other than a list" : "");
         co_return out;
     }
     for (auto const& item : value.get_array()) {
@@ -355,8 +357,8 @@ boost::asio::awaitable<tenant_list> oauth_client::tenants(std::string access_tok
             continue;
         }
         auto const& o = item.get_object();
-        out.tenants.push_back({string_member(o, "tenantId"), string_member(o, "tenantName"),
-                               string_member(o, "tenantType")});
+        out.tenants.push_back({ string_member(o, "tenantId"), string_member(o, "tenantName"),
+            string_member(o, "tenantType") });
     }
     out.ok = true;
     co_return out;

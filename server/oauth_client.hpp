@@ -43,11 +43,11 @@ struct token_grant {
     enum class outcome {
         granted, ///< `entry` holds the new tokens
         refused, ///< the server said no (`error` is its OAuth error code): retrying won't help
-        failed,  ///< unreachable, slow or broken: may work later
+        failed, ///< unreachable, slow or broken: may work later
     };
     outcome state = outcome::failed;
     token_entry entry;
-    std::string error;   ///< OAuth `error`, e.g. "invalid_grant"
+    std::string error; ///< OAuth `error`, e.g. "invalid_grant"
     std::string problem; ///< what went wrong, for messages (no secrets)
 };
 
@@ -60,7 +60,7 @@ struct tenant {
 
 struct tenant_list {
     bool ok = false;
-    unsigned status = 0;     ///< the platform's status when it answered
+    unsigned status = 0; ///< the platform's status when it answered
     std::vector<tenant> tenants;
     std::string problem;
 };
@@ -81,31 +81,30 @@ public:
 
     /// `client` must outlive this object; `provider` has static storage.
     oauth_client(transport::outbound_client& client, toolkits::oauth_provider const& provider,
-                 oauth_endpoints endpoints, clock now);
+        oauth_endpoints endpoints, clock now);
 
     toolkits::oauth_provider const& provider() const { return provider_; }
     oauth_endpoints const& endpoints() const { return endpoints_; }
 
     /// The URL a browser opens to sign in (response_type=code, PKCE S256, state, scopes).
+    /// `scopes` "": the provider's (requested_scopes).
     std::string authorize_url(std::string const& client_id, std::string const& redirect_uri,
-                              std::string const& state, std::string const& challenge) const;
+        std::string const& state, std::string const& challenge, std::string scopes = {}) const;
 
-    boost::asio::awaitable<token_grant> exchange_code(client_identity client, std::string code,
-                                                      std::string verifier,
-                                                      std::string redirect_uri);
+    boost::asio::awaitable<token_grant> exchange_code(
+        client_identity client, std::string code, std::string verifier, std::string redirect_uri);
     /// Renews `current` with its refresh token; a rotated refresh token comes back in the
     /// entry, otherwise the current one is kept (RFC 6749 §6).
     boost::asio::awaitable<token_grant> refresh(client_identity client, token_entry current);
-    boost::asio::awaitable<token_grant> client_credentials(client_identity client,
-                                                           std::string subject_type,
-                                                           std::string subject_id);
+    boost::asio::awaitable<token_grant> client_credentials(
+        client_identity client, std::string subject_type, std::string subject_id);
     /// The tenants `access_token` reaches (the provider's tenants endpoint).
     boost::asio::awaitable<tenant_list> tenants(std::string access_token);
 
 private:
     using form = std::vector<std::pair<std::string, std::string>>;
-    boost::asio::awaitable<token_grant> request(client_identity client, form fields,
-                                                std::string grant, std::vector<std::string> secrets);
+    boost::asio::awaitable<token_grant> request(
+        client_identity client, form fields, std::string grant, std::vector<std::string> secrets);
 
     transport::outbound_client& client_;
     toolkits::oauth_provider const& provider_;

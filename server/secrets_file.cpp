@@ -9,9 +9,8 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
-#include <vector>
-
 #include <sys/stat.h>
+#include <vector>
 
 namespace toolgate::server {
 namespace {
@@ -41,8 +40,8 @@ bool is_variable_name(std::string_view name)
 }
 
 /// Parses one `KEY=VALUE` line into `out`; `first_line` remembers where each key came from.
-void parse_pair(std::string_view line, std::size_t number, std::string_view what,
-                secret_map& out, std::map<std::string, std::size_t, std::less<>>& first_line)
+void parse_pair(std::string_view line, std::size_t number, std::string_view what, secret_map& out,
+    std::map<std::string, std::size_t, std::less<>>& first_line)
 {
     if (line.starts_with("export ")) {
         line = trim(line.substr(7));
@@ -50,8 +49,7 @@ void parse_pair(std::string_view line, std::size_t number, std::string_view what
     auto const eq = line.find('=');
     if (eq == std::string_view::npos) {
         // The line is not echoed: it may be a secret pasted without its name.
-        throw std::invalid_argument(
-            fmt::format("{} line {}: expected KEY=VALUE", what, number));
+        throw std::invalid_argument(fmt::format("{} line {}: expected KEY=VALUE", what, number));
     }
     auto const key = trim(line.substr(0, eq));
     auto value = trim(line.substr(eq + 1));
@@ -61,21 +59,20 @@ void parse_pair(std::string_view line, std::size_t number, std::string_view what
             "KANBAN_API_KEY",
             what, number));
     }
-    if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') &&
-        value.back() == value.front()) {
+    if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'')
+        && value.back() == value.front()) {
         value = value.substr(1, value.size() - 2);
     }
     if (auto it = first_line.find(key); it != first_line.end()) {
-        throw std::invalid_argument(fmt::format("{} line {}: {} is already set on line {}", what,
-                                                number, key, it->second));
+        throw std::invalid_argument(
+            fmt::format("{} line {}: {} is already set on line {}", what, number, key, it->second));
     }
     first_line.emplace(std::string(key), number);
     out.emplace(std::string(key), std::string(value));
 }
 
 /// Calls `on_line(number, trimmed line)` for every line that is neither blank nor a comment.
-template <class F>
-void for_each_line(std::string_view text, F&& on_line)
+template <class F> void for_each_line(std::string_view text, F&& on_line)
 {
     std::size_t number = 0;
     while (!text.empty()) {
@@ -96,10 +93,9 @@ void for_each_line(std::string_view text, F&& on_line)
 
 void check_private_file(std::string const& path, std::string_view what)
 {
-    struct stat st {};
+    struct stat st { };
     if (::stat(path.c_str(), &st) != 0) {
-        throw std::invalid_argument(
-            fmt::format("{} {}: {}", what, path, std::strerror(errno)));
+        throw std::invalid_argument(fmt::format("{} {}: {}", what, path, std::strerror(errno)));
     }
     if (!S_ISREG(st.st_mode)) {
         throw std::invalid_argument(fmt::format("{} {}: not a regular file", what, path));
@@ -149,9 +145,9 @@ principal_secrets parse_principal_secrets(std::string_view text, std::string_vie
     for_each_line(text, [&](std::size_t number, std::string_view line) {
         if (line.starts_with('[')) {
             if (!line.ends_with(']') || line.size() < 3) {
-                throw std::invalid_argument(fmt::format(
-                    "{} line {}: expected a [principal] header such as [static:alice]", what,
-                    number));
+                throw std::invalid_argument(
+                    fmt::format("{} line {}: expected a [principal] header such as [static:alice]",
+                        what, number));
             }
             auto const name = trim(line.substr(1, line.size() - 2));
             if (auto it = principal_line.find(name); it != principal_line.end()) {

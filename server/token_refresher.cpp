@@ -4,13 +4,13 @@
 #include "toolkits/oauth_providers.hpp"
 
 #include <boost/asio/any_completion_handler.hpp>
+#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/async_result.hpp>
 #include <boost/asio/co_spawn.hpp>
-#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/thread_pool.hpp>
 #include <boost/asio/this_coro.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -45,7 +45,7 @@ struct token_refresher::state {
     std::optional<std::timespec> seen_modified;
     std::int64_t last_check = 0;
     /// File reads and writes happen here, off the threads that serve requests.
-    asio::thread_pool files{1};
+    asio::thread_pool files { 1 };
 };
 
 namespace {
@@ -53,8 +53,7 @@ namespace {
 /// Joins a flight: completes at once when it is over, else when it ends.
 struct join_flight {
     std::shared_ptr<token_refresher::flight> f;
-    template <class Handler>
-    void operator()(Handler&& handler) const;
+    template <class Handler> void operator()(Handler&& handler) const;
 };
 
 std::string expiry_text(std::int64_t expires_at, std::int64_t now)
@@ -72,13 +71,13 @@ std::string expiry_text(std::int64_t expires_at, std::int64_t now)
 
 token_answer failed(std::string text)
 {
-    return {token_answer::kind::failed, std::move(text)};
+    return { token_answer::kind::failed, std::move(text) };
 }
 
 /// Reads the token file on the file thread. `entries` and `modified` belong to the awaiting
 /// coroutine's frame, which is suspended until this one ends.
 asio::awaitable<void> read_file(token_file file, token_entries* entries,
-                                std::optional<std::timespec>* modified, std::string* problem)
+    std::optional<std::timespec>* modified, std::string* problem)
 {
     try {
         *modified = file.modified();
@@ -92,8 +91,7 @@ asio::awaitable<void> read_file(token_file file, token_entries* entries,
 /// On the file thread: takes `toolkit`'s renewal lock if it is free and reads the store.
 /// `held`, `entries`, `busy` and `problem` belong to the awaiting coroutine's frame.
 asio::awaitable<void> try_lock_and_read(token_file file, std::string toolkit,
-                                        std::shared_ptr<token_lock>* held, token_entries* entries,
-                                        bool* busy, std::string* problem)
+    std::shared_ptr<token_lock>* held, token_entries* entries, bool* busy, std::string* problem)
 {
     try {
         *held = file.try_renewal_lock(toolkit);
@@ -107,8 +105,8 @@ asio::awaitable<void> try_lock_and_read(token_file file, std::string toolkit,
     co_return;
 }
 
-asio::awaitable<void> write_file(token_file file, std::string toolkit, token_entry entry,
-                                 std::string* problem)
+asio::awaitable<void> write_file(
+    token_file file, std::string toolkit, token_entry entry, std::string* problem)
 {
     try {
         file.update(toolkit, entry);
@@ -134,8 +132,7 @@ void wake(asio::any_io_executor ex, asio::any_completion_handler<void()> handler
     asio::post(ex, [h = std::move(handler)]() mutable { std::move(h)(); });
 }
 
-template <class Handler>
-void join_flight::operator()(Handler&& handler) const
+template <class Handler> void join_flight::operator()(Handler&& handler) const
 {
     asio::any_io_executor ex = asio::get_associated_executor(handler);
     std::unique_lock lock(f->mutex);
@@ -148,15 +145,16 @@ void join_flight::operator()(Handler&& handler) const
 }
 
 token_refresher::token_refresher(transport::outbound_client& client, token_file file,
-                                 secrets_provider client_secrets, oauth_client::clock now,
-                                 bool allow_insecure)
-    : client_(client), file_(std::move(file)), client_secrets_(std::move(client_secrets)),
-      now_(std::move(now)), state_(std::make_unique<state>())
+    secrets_provider client_secrets, oauth_client::clock now, bool allow_insecure)
+    : client_(client)
+    , file_(std::move(file))
+    , client_secrets_(std::move(client_secrets))
+    , now_(std::move(now))
+    , state_(std::make_unique<state>())
 {
     for (auto const& provider : toolkits::oauth_providers()) {
         state_->clients.emplace(std::string(provider.toolkit),
-                                oauth_client(client_, provider,
-                                             endpoints_for(provider, allow_insecure), now_));
+            oauth_client(client_, provider, endpoints_for(provider, allow_insecure), now_));
     }
     state_->seen_modified = file_.modified();
     state_->entries = file_.load();
@@ -193,9 +191,10 @@ std::string token_refresher::reload()
     for (auto const& [name, entry] : fresh) {
         auto const before = state_->entries.find(name);
         auto const what = before == state_->entries.end() ? "signed in"
-                          : before->second == entry        ? "unchanged"
-                                                           : "new tokens";
-        parts.push_back(fmt::format("{} {} ({})", name, what, expiry_text(entry.expires_at, now_())));
+            : before->second == entry                     ? "unchanged"
+                                                          : "new tokens";
+        parts.push_back(
+            fmt::format("{} {} ({})", name, what, expiry_text(entry.expires_at, now_())));
     }
     for (auto const& [name, entry] : state_->entries) {
         if (!fresh.contains(name)) {
@@ -223,8 +222,8 @@ asio::awaitable<bool> token_refresher::reload_if_changed()
     token_entries entries;
     std::optional<std::timespec> modified;
     std::string problem;
-    co_await asio::co_spawn(state_->files, read_file(file_, &entries, &modified, &problem),
-                            asio::use_awaitable);
+    co_await asio::co_spawn(
+        state_->files, read_file(file_, &entries, &modified, &problem), asio::use_awaitable);
     if (!problem.empty()) {
         spdlog::warn("token store not reread: {}", problem);
         co_return false;
@@ -240,11 +239,11 @@ asio::awaitable<bool> token_refresher::reload_if_changed()
     co_return true;
 }
 
-asio::awaitable<token_answer> token_refresher::access_token(std::string toolkit,
-                                                            std::string refused)
+asio::awaitable<token_answer> token_refresher::access_token(
+    std::string toolkit, std::string refused)
 {
     if (toolkits::find_oauth_provider(toolkit) == nullptr) {
-        co_return token_answer{};
+        co_return token_answer {};
     }
     bool reread = false;
     for (;;) {
@@ -276,7 +275,7 @@ asio::awaitable<token_answer> token_refresher::access_token(std::string toolkit,
             }
         }
         if (!answer.empty()) {
-            co_return token_answer{token_answer::kind::token, std::move(answer)};
+            co_return token_answer { token_answer::kind::token, std::move(answer) };
         }
         if (!signed_in || !refusal.empty()) {
             if (!reread) {
@@ -288,24 +287,23 @@ asio::awaitable<token_answer> token_refresher::access_token(std::string toolkit,
             if (!refusal.empty()) {
                 co_return failed(std::move(refusal));
             }
-            co_return token_answer{};
+            co_return token_answer {};
         }
         if (start) {
             // The renewal runs as its own coroutine, so a caller that is cancelled meanwhile
             // does not cancel it for the others waiting.
             auto self = shared_from_this();
             auto const executor = co_await asio::this_coro::executor;
-            asio::co_spawn(executor, self->renew(toolkit, f),
-                           [self, toolkit](std::exception_ptr e) {
-                               if (e) {
-                                   spdlog::error("token renewal for {} failed unexpectedly",
-                                                 toolkit);
-                               }
-                           });
+            asio::co_spawn(
+                executor, self->renew(toolkit, f), [self, toolkit](std::exception_ptr e) {
+                    if (e) {
+                        spdlog::error("token renewal for {} failed unexpectedly", toolkit);
+                    }
+                });
         }
-        join_flight join{f};
-        co_await asio::async_initiate<decltype(asio::use_awaitable), void()>(join,
-                                                                             asio::use_awaitable);
+        join_flight join { f };
+        co_await asio::async_initiate<decltype(asio::use_awaitable), void()>(
+            join, asio::use_awaitable);
         std::lock_guard lock(f->mutex);
         co_return f->answer;
     }
@@ -322,15 +320,16 @@ asio::awaitable<void> token_refresher::renew(std::string toolkit, std::shared_pt
         }
         answer = co_await renewal(toolkit, std::move(entry));
     } catch (std::exception const& e) {
-        answer = failed(toolkit + ": the access token could not be renewed (internal error); "
-                                  "call again; nothing was sent");
+        answer = failed(toolkit
+            + ": the access token could not be renewed (internal error); "
+              "call again; nothing was sent");
         spdlog::error("token renewal for {}: {}", toolkit, e.what());
     }
     publish(toolkit, f, std::move(answer));
 }
 
-void token_refresher::publish(std::string const& toolkit, std::shared_ptr<flight> const& f,
-                              token_answer answer)
+void token_refresher::publish(
+    std::string const& toolkit, std::shared_ptr<flight> const& f, token_answer answer)
 {
     {
         std::lock_guard lock(state_->mutex);
@@ -351,8 +350,8 @@ void token_refresher::publish(std::string const& toolkit, std::shared_ptr<flight
 asio::awaitable<void> token_refresher::save(std::string toolkit, token_entry entry)
 {
     std::string problem;
-    co_await asio::co_spawn(state_->files, write_file(file_, toolkit, entry, &problem),
-                            asio::use_awaitable);
+    co_await asio::co_spawn(
+        state_->files, write_file(file_, toolkit, entry, &problem), asio::use_awaitable);
     if (!problem.empty()) {
         // The new tokens still serve this process; a restart would need a new sign-in.
         spdlog::error("{}: renewed tokens not saved: {}", toolkit, problem);
@@ -377,8 +376,8 @@ asio::awaitable<token_answer> token_refresher::renewal(std::string toolkit, toke
     for (;;) {
         bool busy = false;
         co_await asio::co_spawn(state_->files,
-                                try_lock_and_read(file_, toolkit, &held, &on_disk, &busy, &problem),
-                                asio::use_awaitable);
+            try_lock_and_read(file_, toolkit, &held, &on_disk, &busy, &problem),
+            asio::use_awaitable);
         if (!busy || std::chrono::steady_clock::now() >= give_up) {
             break;
         }
@@ -386,20 +385,20 @@ asio::awaitable<token_answer> token_refresher::renewal(std::string toolkit, toke
         co_await pause.async_wait(asio::as_tuple(asio::use_awaitable));
     }
     if (!problem.empty()) {
-        spdlog::warn("{}: the token store could not be reread before renewing: {}", toolkit,
-                     problem);
+        spdlog::warn(
+            "{}: the token store could not be reread before renewing: {}", toolkit, problem);
     } else if (!held) {
         spdlog::warn("{}: another process has held the token store's renewal lock for 70 s; "
                      "renewing anyway",
-                     toolkit);
-    } else if (auto it = on_disk.find(toolkit); it != on_disk.end() && it->second != entry &&
-                                                !it->second.access_token.empty()) {
+            toolkit);
+    } else if (auto it = on_disk.find(toolkit);
+               it != on_disk.end() && it->second != entry && !it->second.access_token.empty()) {
         auto const& theirs = it->second;
         if (theirs.expires_at == 0 || now_() < theirs.expires_at - renew_margin(theirs)) {
             spdlog::info("{}: using the access token another process renewed", toolkit);
             std::lock_guard lock(state_->mutex);
             state_->entries[toolkit] = theirs;
-            co_return token_answer{token_answer::kind::token, theirs.access_token};
+            co_return token_answer { token_answer::kind::token, theirs.access_token };
         }
         entry = theirs; // its refresh token is the current one
     }
@@ -423,22 +422,22 @@ asio::awaitable<token_answer> token_refresher::renew_with(std::string toolkit, t
             // Not expired yet: use it, and try to renew again on a later call.
             spdlog::warn("{}: renewing the access token failed ({}); using the current one until "
                          "it expires",
-                         toolkit, why);
-            return token_answer{token_answer::kind::token, entry.access_token};
+                toolkit, why);
+            return token_answer { token_answer::kind::token, entry.access_token };
         }
         return failed(fmt::format("{}: the access token has expired and could not be renewed: "
                                   "{}; {}; nothing was sent",
-                                  toolkit, why, advice));
+            toolkit, why, advice));
     };
     if (id.id.empty()) {
         co_return keep_or_fail(fmt::format("{} is not set (renewing needs the client id the "
                                            "sign-in used)",
-                                           provider.client_id_variable),
-                               "set it, then call again");
+                                   provider.client_id_variable),
+            "set it, then call again");
     }
     if (!credentials && entry.refresh_token.empty()) {
-        co_return keep_or_fail("the sign-in gave no refresh token",
-                               fmt::format("run {} to sign in again", again));
+        co_return keep_or_fail(
+            "the sign-in gave no refresh token", fmt::format("run {} to sign in again", again));
     }
     token_grant grant;
     if (credentials) {
@@ -455,25 +454,24 @@ asio::awaitable<token_answer> token_refresher::renew_with(std::string toolkit, t
             std::lock_guard lock(state_->mutex);
             state_->entries[toolkit] = grant.entry;
         }
-        spdlog::info("{}: access token renewed ({})", toolkit,
-                     expiry_text(grant.entry.expires_at, now_()));
-        co_return token_answer{token_answer::kind::token, grant.entry.access_token};
+        spdlog::info(
+            "{}: access token renewed ({})", toolkit, expiry_text(grant.entry.expires_at, now_()));
+        co_return token_answer { token_answer::kind::token, grant.entry.access_token };
     }
     if (grant.state == token_grant::outcome::refused) {
         std::string message;
         if (grant.error == "invalid_client" || grant.error == "unauthorized_client") {
             message = fmt::format("{}: the authorization server refused the client ({}): check "
                                   "{} and {}; nothing was sent",
-                                  toolkit, grant.error, provider.client_id_variable,
-                                  provider.client_secret_variable);
+                toolkit, grant.error, provider.client_id_variable, provider.client_secret_variable);
         } else {
             message = fmt::format("{}: the sign-in is no longer valid (the authorization server "
                                   "answered {}); run {} to sign in again, then call again; "
                                   "nothing was sent",
-                                  toolkit, grant.error, again);
+                toolkit, grant.error, again);
         }
         spdlog::warn("{}: renewing the access token was refused ({}); {} is needed", toolkit,
-                     grant.error, again);
+            grant.error, again);
         std::lock_guard lock(state_->mutex);
         state_->refused[toolkit] = message;
         co_return failed(std::move(message));

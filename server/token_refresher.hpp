@@ -26,12 +26,11 @@ public:
     /// source of the client ids and secrets (it may be reloaded). Endpoints come from
     /// endpoints_for() (throws on a bad override).
     token_refresher(transport::outbound_client& client, token_file file,
-                    secrets_provider client_secrets, oauth_client::clock now,
-                    bool allow_insecure = false);
+        secrets_provider client_secrets, oauth_client::clock now, bool allow_insecure = false);
     ~token_refresher() override;
 
-    boost::asio::awaitable<toolkits::token_answer> access_token(std::string toolkit,
-                                                                std::string refused) override;
+    boost::asio::awaitable<toolkits::token_answer> access_token(
+        std::string toolkit, std::string refused) override;
 
     /// Reads the file again (SIGHUP) and forgets refused sign-ins. Returns a summary for the
     /// log (toolkit names and states only). Throws std::invalid_argument, keeping the
@@ -53,12 +52,12 @@ private:
     struct state;
     boost::asio::awaitable<void> renew(std::string toolkit, std::shared_ptr<flight> f);
     boost::asio::awaitable<toolkits::token_answer> renewal(std::string toolkit, token_entry entry);
-    boost::asio::awaitable<toolkits::token_answer> renew_with(std::string toolkit,
-                                                              token_entry entry);
+    boost::asio::awaitable<toolkits::token_answer> renew_with(
+        std::string toolkit, token_entry entry);
     boost::asio::awaitable<bool> reload_if_changed();
     boost::asio::awaitable<void> save(std::string toolkit, token_entry entry);
     void publish(std::string const& toolkit, std::shared_ptr<flight> const& f,
-                 toolkits::token_answer answer);
+        toolkits::token_answer answer);
 
     transport::outbound_client& client_;
     token_file file_;

@@ -11,10 +11,9 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <random>
 #include <stdexcept>
-
-#include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -34,7 +33,10 @@ std::string system_error(std::string const& action, std::string const& path)
 /// A file descriptor closed on every path.
 class fd_guard {
 public:
-    explicit fd_guard(int fd) : fd_(fd) {}
+    explicit fd_guard(int fd)
+        : fd_(fd)
+    {
+    }
     fd_guard(fd_guard const&) = delete;
     fd_guard& operator=(fd_guard const&) = delete;
     ~fd_guard()
@@ -61,7 +63,7 @@ std::string directory_of(std::string const& path)
 /// Creates `dir` and its missing parents; new ones are private (0700).
 void make_directories(std::string const& dir)
 {
-    struct stat st {};
+    struct stat st { };
     if (dir.empty() || ::stat(dir.c_str(), &st) == 0) {
         return;
     }
@@ -181,7 +183,7 @@ token_entries parse_tokens(std::string const& text, std::string const& path)
 
 token_entries token_file::load() const
 {
-    struct stat st {};
+    struct stat st { };
     if (::stat(path_.c_str(), &st) != 0 && errno == ENOENT) {
         return {};
     }
@@ -190,7 +192,7 @@ token_entries token_file::load() const
 
 std::optional<std::timespec> token_file::modified() const
 {
-    struct stat st {};
+    struct stat st { };
     if (::stat(path_.c_str(), &st) != 0) {
         return std::nullopt;
     }

@@ -16,13 +16,13 @@ namespace toolgate::server {
 
 /// One toolkit's tokens.
 struct token_entry {
-    std::string grant;          ///< "authorization_code" or "client_credentials"
+    std::string grant; ///< "authorization_code" or "client_credentials"
     std::string access_token;
-    std::string refresh_token;  ///< "" when the grant gave none
-    std::int64_t expires_at = 0;  ///< Unix seconds; 0: unknown
+    std::string refresh_token; ///< "" when the grant gave none
+    std::int64_t expires_at = 0; ///< Unix seconds; 0: unknown
     std::int64_t obtained_at = 0; ///< Unix seconds
-    std::string scope;          ///< as granted
-    std::string subject_type;   ///< client-credentials subject (storage platform), else ""
+    std::string scope; ///< as granted
+    std::string subject_type; ///< client-credentials subject (storage platform), else ""
     std::string subject_id;
 
     friend bool operator==(token_entry const&, token_entry const&) = default;
@@ -37,7 +37,10 @@ using token_entries = std::map<std::string, token_entry, std::less<>>;
 /// spend the same single-use refresh token twice: the second finds the first's new tokens.
 class token_lock {
 public:
-    explicit token_lock(int fd) : fd_(fd) {}
+    explicit token_lock(int fd)
+        : fd_(fd)
+    {
+    }
     ~token_lock();
     token_lock(token_lock const&) = delete;
     token_lock& operator=(token_lock const&) = delete;
@@ -52,7 +55,10 @@ public:
     /// `$XDG_STATE_HOME/toolgate/tokens.json`, or `~/.local/state/toolgate/tokens.json`.
     static std::string default_path();
 
-    explicit token_file(std::string path) : path_(std::move(path)) {}
+    explicit token_file(std::string path)
+        : path_(std::move(path))
+    {
+    }
     std::string const& path() const { return path_; }
 
     /// Every toolkit's entry; empty when the file does not exist yet. Throws

@@ -38,7 +38,10 @@ class fixed_credentials final : public credential_source {
 public:
     using map = std::map<std::string, std::string, std::less<>>;
     fixed_credentials() = default;
-    explicit fixed_credentials(map values) : values_(std::move(values)) {}
+    explicit fixed_credentials(map values)
+        : values_(std::move(values))
+    {
+    }
     void set(std::string variable, std::string value)
     {
         values_[std::move(variable)] = std::move(value);
@@ -54,9 +57,10 @@ private:
 /// (shared, immutable) so a call's source outlives whatever reloads them meanwhile.
 class layered_credentials final : public credential_source {
 public:
-    explicit layered_credentials(std::vector<std::shared_ptr<credential_source const>> layers,
-                                 std::string hint = {})
-        : layers_(std::move(layers)), hint_(std::move(hint))
+    explicit layered_credentials(
+        std::vector<std::shared_ptr<credential_source const>> layers, std::string hint = {})
+        : layers_(std::move(layers))
+        , hint_(std::move(hint))
     {
     }
     std::optional<std::string> find(std::string_view variable) const override;
@@ -73,7 +77,9 @@ private:
 class overlay_credentials final : public credential_source {
 public:
     overlay_credentials(credential_source const& base, std::string variable, std::string value)
-        : base_(base), variable_(std::move(variable)), value_(std::move(value))
+        : base_(base)
+        , variable_(std::move(variable))
+        , value_(std::move(value))
     {
     }
     std::optional<std::string> find(std::string_view variable) const override;

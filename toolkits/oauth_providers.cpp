@@ -15,9 +15,9 @@
 namespace toolgate::toolkits {
 namespace {
 
-constexpr std::string_view ledger_extra_scopes[] = {"offline_access"};
+constexpr std::string_view ledger_extra_scopes[] = { "offline_access" };
 
-constexpr std::array<oauth_provider, 2> providers = {{
+constexpr std::array<oauth_provider, 2> providers = { {
     {
         "StoreApi",
         "STORE_ACCESS_TOKEN",
@@ -46,16 +46,19 @@ constexpr std::array<oauth_provider, 2> providers = {{
         ledger_extra_scopes,
         1800,
     },
-}};
+} };
 
 } // namespace
 
-std::span<const oauth_provider> oauth_providers() { return providers; }
+std::span<const oauth_provider> oauth_providers()
+{
+    return providers;
+}
 
 oauth_provider const* find_oauth_provider(std::string_view toolkit)
 {
     auto it = std::find_if(providers.begin(), providers.end(),
-                           [&](oauth_provider const& p) { return p.toolkit == toolkit; });
+        [&](oauth_provider const& p) { return p.toolkit == toolkit; });
     return it == providers.end() ? nullptr : &*it;
 }
 

@@ -12,18 +12,18 @@ namespace toolgate::toolkits {
 
 /// How a client with a secret authenticates at the token endpoint (RFC 6749 §2.3.1).
 enum class client_authentication {
-    form,  ///< client_id and client_secret in the form body
+    form, ///< client_id and client_secret in the form body
     basic, ///< HTTP Basic with client_id:client_secret
 };
 
 struct oauth_provider {
-    std::string_view toolkit;                ///< e.g. "StoreApi"
-    std::string_view access_variable;        ///< the access token's variable
+    std::string_view toolkit; ///< e.g. "StoreApi"
+    std::string_view access_variable; ///< the access token's variable
     std::string_view client_id_variable;
     std::string_view client_secret_variable; ///< optional for PKCE-only (public) clients
-    std::string_view authorize_url;          ///< authorization endpoint (the browser goes here)
-    std::string_view token_url;              ///< token endpoint
-    std::string_view tenants_url;            ///< lists reachable tenants; "" when none
+    std::string_view authorize_url; ///< authorization endpoint (the browser goes here)
+    std::string_view token_url; ///< token endpoint
+    std::string_view tenants_url; ///< lists reachable tenants; "" when none
     client_authentication client_auth = client_authentication::form;
     /// The client-credentials grant (server-to-server apps) is offered.
     bool client_credentials = false;
@@ -31,7 +31,7 @@ struct oauth_provider {
     /// `box_subject_id`): the subject type and id must be given.
     bool credentials_need_subject = false;
     /// Scopes beyond the catalogue's, needed for a refresh token (`offline_access`).
-    std::span<const std::string_view> extra_scopes{};
+    std::span<const std::string_view> extra_scopes {};
     /// How long an access token lives when the answer does not say (seconds).
     long default_lifetime = 3600;
 };

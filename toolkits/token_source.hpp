@@ -15,8 +15,8 @@ namespace toolgate::toolkits {
 /// What a token source answers for a toolkit.
 struct token_answer {
     enum class kind {
-        none,   ///< the toolkit is not signed in: its access variable is simply not set
-        token,  ///< `text` is a usable access token
+        none, ///< the toolkit is not signed in: its access variable is simply not set
+        token, ///< `text` is a usable access token
         failed, ///< `text` is a tool error for the caller (what failed, what to do)
     };
     kind state = kind::none;
@@ -30,8 +30,9 @@ public:
     /// `refused`: a token the platform has just answered 401 to; a new one is obtained unless
     /// the store already holds a different one. Safe to call from several calls at once:
     /// concurrent callers share one renewal. Never throws for network or platform failures.
-    virtual boost::asio::awaitable<token_answer> access_token(std::string toolkit,
-                                                              std::string refused) = 0;
+    virtual boost::asio::awaitable<token_answer> access_token(
+        std::string toolkit, std::string refused)
+        = 0;
 };
 
 /// The credentials one call uses: the secrets its request may use, and the token source

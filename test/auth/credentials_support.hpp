@@ -7,7 +7,6 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
-
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,8 +17,7 @@ class temp_dir {
 public:
     temp_dir()
     {
-        auto pattern =
-            (std::filesystem::temp_directory_path() / "toolgate-cred-XXXXXX").string();
+        auto pattern = (std::filesystem::temp_directory_path() / "toolgate-cred-XXXXXX").string();
         if (::mkdtemp(pattern.data()) == nullptr) {
             throw std::runtime_error("mkdtemp failed");
         }
@@ -60,7 +58,7 @@ inline std::string read_file(std::string const& path)
 
 inline mode_t file_mode(std::string const& path)
 {
-    struct stat st {};
+    struct stat st { };
     ::stat(path.c_str(), &st);
     return st.st_mode & 07777;
 }

@@ -2,11 +2,10 @@
 // expiry and restarts (the fake authorization server doubles as the platform), a refused
 // sign-in says what to run, SIGHUP rereads the secrets file in stdio mode, and over HTTP two
 // clients calling at once each reach the platform with their own credentials.
+#include "credentials_support.hpp"
 #include "integration/integration_support.hpp"
 #include "server/token_store.hpp"
 #include "support/fake_auth_server.hpp"
-
-#include "credentials_support.hpp"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -28,14 +27,15 @@ namespace {
 std::int64_t unix_now()
 {
     return std::chrono::duration_cast<std::chrono::seconds>(
-               std::chrono::system_clock::now().time_since_epoch())
+        std::chrono::system_clock::now().time_since_epoch())
         .count();
 }
 
 /// A StoreApi sign-in served by `auth`: the token store, the client's secrets file and the
 /// flags that point toolgate at the fake.
 struct store_sign_in {
-    store_sign_in(fake_auth_server& a, std::int64_t lifetime) : auth(a)
+    store_sign_in(fake_auth_server& a, std::int64_t lifetime)
+        : auth(a)
     {
         auto [access, refresh] = auth.seed_tokens();
         token_entry e;
@@ -46,21 +46,21 @@ struct store_sign_in {
         e.expires_at = e.obtained_at + lifetime;
         token_file(dir.file("tokens.json")).update("StoreApi", e);
         write_file(dir.file("secrets.env"),
-                   fmt::format("STORE_CLIENT_ID={}\nSTORE_CLIENT_SECRET={}\n",
-                               fake_auth_options().client_id, fake_auth_options().client_secret));
+            fmt::format("STORE_CLIENT_ID={}\nSTORE_CLIENT_SECRET={}\n",
+                fake_auth_options().client_id, fake_auth_options().client_secret));
     }
 
     std::vector<std::string> args() const
     {
-        return {"--toolkits", "StoreApi", "--token-store", dir.file("tokens.json"),
-                "--secrets-file", dir.file("secrets.env"), "--ca-file", fake_platform::ca_file(),
-                "--base-url", "StoreApi=" + auth.url(""), "--log-level", "debug"};
+        return { "--toolkits", "StoreApi", "--token-store", dir.file("tokens.json"),
+            "--secrets-file", dir.file("secrets.env"), "--ca-file", fake_platform::ca_file(),
+            "--base-url", "StoreApi=" + auth.url(""), "--log-level", "debug" };
     }
     spawn_options env() const
     {
         spawn_options s;
-        s.env = {"TOOLGATE_OAUTH_TOKEN_URL_STOREAPI=" + auth.url("/token"),
-                 "STORE_ACCESS_TOKEN="};
+        s.env
+            = { "TOOLGATE_OAUTH_TOKEN_URL_STOREAPI=" + auth.url("/token"), "STORE_ACCESS_TOKEN=" };
         return s;
     }
     token_entry stored() const { return token_file(dir.file("tokens.json")).load().at("StoreApi"); }
@@ -71,8 +71,8 @@ struct store_sign_in {
 
 std::string const invite_call_args = R"({"invite_id":"i1"})";
 
-json::object call_tool(stdio_server& server, int id, std::string const& tool,
-                       std::string const& arguments)
+json::object call_tool(
+    stdio_server& server, int id, std::string const& tool, std::string const& arguments)
 {
     server.send(call_request(std::to_string(id), tool, arguments));
     auto answer = server.response(id);
@@ -104,8 +104,7 @@ void check_no_tokens(std::string const& text, fake_auth_server const& auth)
 
 } // namespace
 
-TEST_CASE("a signed-in toolkit keeps working across token expiry and restarts",
-          "[auth][serving]")
+TEST_CASE("a signed-in toolkit keeps working across token expiry and restarts", "[auth][serving]")
 {
     fake_auth_server auth; // access tokens live one second: every call renews
     auth.set_lifetime(1);
@@ -138,8 +137,7 @@ TEST_CASE("a signed-in toolkit keeps working across token expiry and restarts",
     check_no_tokens(result_text(result), auth);
 }
 
-TEST_CASE("a withdrawn access token is renewed once and the call goes through",
-          "[auth][serving]")
+TEST_CASE("a withdrawn access token is renewed once and the call goes through", "[auth][serving]")
 {
     fake_auth_server auth;
     store_sign_in sign_in(auth, 3600);
@@ -157,8 +155,8 @@ TEST_CASE("a withdrawn access token is renewed once and the call goes through",
     CHECK(seen[1] != seen[2]); // refused, then the renewed one
 }
 
-TEST_CASE("a sign-in the platform no longer accepts says to run toolgate auth login",
-          "[auth][serving]")
+TEST_CASE(
+    "a sign-in the platform no longer accepts says to run toolgate auth login", "[auth][serving]")
 {
     fake_auth_server auth;
     auth.set_lifetime(1);
@@ -176,21 +174,21 @@ TEST_CASE("a sign-in the platform no longer accepts says to run toolgate auth lo
     env.env.back() = "STORE_ACCESS_TOKEN=" + auth.seed_tokens().first;
     stdio_server with_env(sign_in.args(), toolgate_bin, env);
     with_env.initialize();
-    CHECK_FALSE(is_error(call_tool(with_env, 2, "StoreApi_CheckUserInviteStatus", invite_call_args)));
+    CHECK_FALSE(
+        is_error(call_tool(with_env, 2, "StoreApi_CheckUserInviteStatus", invite_call_args)));
 }
 
-TEST_CASE("SIGHUP rereads the secrets file in stdio mode and logs names only",
-          "[auth][serving]")
+TEST_CASE("SIGHUP rereads the secrets file in stdio mode and logs names only", "[auth][serving]")
 {
     fake_platform platform;
     temp_dir dir;
     auto const secrets = dir.file("secrets.env");
     write_file(secrets, "KANBAN_API_KEY=zqKanbanKey1-S3CR3T\nKANBAN_TOKEN=zqKanbanToken-S3CR3T\n");
-    stdio_server server({"--toolkits", "KanbanApi", "--secrets-file", secrets, "--ca-file",
-                         fake_platform::ca_file(), "--base-url",
-                         "KanbanApi=" + platform.url("/1").substr(0, platform.url("/1").size()),
-                         "--log-level", "trace", "--token-store", dir.file("tokens.json")},
-                        toolgate_bin);
+    stdio_server server({ "--toolkits", "KanbanApi", "--secrets-file", secrets, "--ca-file",
+                            fake_platform::ca_file(), "--base-url",
+                            "KanbanApi=" + platform.url("/1").substr(0, platform.url("/1").size()),
+                            "--log-level", "trace", "--token-store", dir.file("tokens.json") },
+        toolgate_bin);
     server.initialize();
     call_tool(server, 1, "KanbanApi_GetActionList", R"({"action_id":"a1"})");
     REQUIRE(platform.request_count() == 1);
@@ -211,8 +209,9 @@ TEST_CASE("stdio refuses the per-client credential settings", "[auth][serving]")
 {
     temp_dir dir;
     write_file(dir.file("clients.ini"), "[static:a]\nDEPLOY_ACCESS_TOKEN=x\n");
-    child_process p(toolgate_bin, {"--credentials-file", dir.file("clients.ini"), "--token-store",
-                                   dir.file("tokens.json")});
+    child_process p(toolgate_bin,
+        { "--credentials-file", dir.file("clients.ini"), "--token-store",
+            dir.file("tokens.json") });
     CHECK(p.wait_exit() == 2);
     CHECK(p.stderr_text().find("--transport http") != std::string::npos);
 }
@@ -228,8 +227,8 @@ std::string const bob_secret = "zqDeployBob-S3CR3T";
 std::string const carol_secret = "zqDeployCarol-S3CR3T";
 std::string const server_secret = "zqDeployServer-S3CR3T";
 
-std::string const modern_call = call_request(
-    "1", "DeployApi_CheckRemoteCachingStatus", "{}", modern_meta());
+std::string const modern_call
+    = call_request("1", "DeployApi_CheckRemoteCachingStatus", "{}", modern_meta());
 
 http_response call_as(std::uint16_t port, std::string const& client, header_pairs extra = {})
 {
@@ -242,10 +241,11 @@ http_response call_as(std::uint16_t port, std::string const& client, header_pair
 /// The platform answers with whose deploy token it received.
 fake_response who_answers(recorded_request const& request)
 {
-    static std::map<std::string, std::string> const owners = {
-        {"Bearer " + alice_secret, "alice"},   {"Bearer " + bob_secret, "bob"},
-        {"Bearer " + carol_secret, "carol"},   {"Bearer zqDeployAlice2-S3CR3T", "alice-rotated"},
-        {"Bearer " + server_secret, "server"}};
+    static std::map<std::string, std::string> const owners
+        = { { "Bearer " + alice_secret, "alice" }, { "Bearer " + bob_secret, "bob" },
+              { "Bearer " + carol_secret, "carol" },
+              { "Bearer zqDeployAlice2-S3CR3T", "alice-rotated" },
+              { "Bearer " + server_secret, "server" } };
     fake_response r;
     auto it = owners.find(request.header("Authorization"));
     if (it == owners.end()) {
@@ -266,31 +266,31 @@ std::string text_of_call(http_response const& response)
 
 std::vector<std::string> all_secrets()
 {
-    return {alice_client, bob_client, carol_client, dave_client, alice_secret, bob_secret,
-            carol_secret, server_secret, "zqDeployAlice2-S3CR3T"};
+    return { alice_client, bob_client, carol_client, dave_client, alice_secret, bob_secret,
+        carol_secret, server_secret, "zqDeployAlice2-S3CR3T" };
 }
 
 } // namespace
 
 TEST_CASE("two clients calling at once each reach the platform with their own credentials",
-          "[auth][serving][multi-user]")
+    "[auth][serving][multi-user]")
 {
     fake_platform platform;
     platform.set_handler(who_answers);
     temp_dir dir;
-    write_file(dir.file("clients.tokens"), "alice " + alice_client + "\nbob " + bob_client +
-                                               "\ncarol " + carol_client + "\ndave " +
-                                               dave_client + "\n");
+    write_file(dir.file("clients.tokens"),
+        "alice " + alice_client + "\nbob " + bob_client + "\ncarol " + carol_client + "\ndave "
+            + dave_client + "\n");
     write_file(dir.file("clients.ini"),
-               "[static:alice]\nDEPLOY_ACCESS_TOKEN=" + alice_secret +
-                   "\n\n[static:bob]\nDEPLOY_ACCESS_TOKEN=" + bob_secret + "\n");
+        "[static:alice]\nDEPLOY_ACCESS_TOKEN=" + alice_secret
+            + "\n\n[static:bob]\nDEPLOY_ACCESS_TOKEN=" + bob_secret + "\n");
     spawn_options env;
-    env.env = {"DEPLOY_ACCESS_TOKEN=" + server_secret};
-    std::vector<std::string> args = {
-        "--toolkits", "DeployApi", "--auth-token-file", dir.file("clients.tokens"),
-        "--credentials-file", dir.file("clients.ini"), "--per-request-credentials",
-        "--base-url", "DeployApi=" + platform.url(""), "--ca-file", fake_platform::ca_file(),
-        "--token-store", dir.file("tokens.json"), "--log-level", "trace", "--threads", "4"};
+    env.env = { "DEPLOY_ACCESS_TOKEN=" + server_secret };
+    std::vector<std::string> args
+        = { "--toolkits", "DeployApi", "--auth-token-file", dir.file("clients.tokens"),
+              "--credentials-file", dir.file("clients.ini"), "--per-request-credentials",
+              "--base-url", "DeployApi=" + platform.url(""), "--ca-file", fake_platform::ca_file(),
+              "--token-store", dir.file("tokens.json"), "--log-level", "trace", "--threads", "4" };
     http_server_process server(toolgate_bin, args, env);
     auto const port = server.port();
 
@@ -300,8 +300,8 @@ TEST_CASE("two clients calling at once each reach the platform with their own cr
     auto run = [port](std::string const& client, std::vector<std::string>& answers) {
         for (auto& answer : answers) {
             auto response = call_as(port, client);
-            answer = response.status == 200 ? response.body : "status " +
-                                                                  std::to_string(response.status);
+            answer = response.status == 200 ? response.body
+                                            : "status " + std::to_string(response.status);
         }
     };
     std::thread a(run, alice_client, std::ref(alice_answers));
@@ -334,8 +334,8 @@ TEST_CASE("two clients calling at once each reach the platform with their own cr
     CHECK(from_bob == calls);
 
     // A request's own header, for that request only.
-    auto const carol = call_as(port, carol_client,
-                               {{"Toolgate-Secret-DEPLOY_ACCESS_TOKEN", carol_secret}});
+    auto const carol
+        = call_as(port, carol_client, { { "Toolgate-Secret-DEPLOY_ACCESS_TOKEN", carol_secret } });
     CHECK(text_of_call(carol).find(R"("account":"carol")") != std::string::npos);
     auto const carol_again = text_of_call(call_as(port, carol_client));
     CHECK(carol_again.find("DEPLOY_ACCESS_TOKEN") != std::string::npos);
@@ -352,12 +352,13 @@ TEST_CASE("two clients calling at once each reach the platform with their own cr
 
     // SIGHUP rereads the credentials file.
     write_file(dir.file("clients.ini"),
-               "[static:alice]\nDEPLOY_ACCESS_TOKEN=zqDeployAlice2-S3CR3T\n\n[static:bob]\n"
-               "DEPLOY_ACCESS_TOKEN=" + bob_secret + "\n");
+        "[static:alice]\nDEPLOY_ACCESS_TOKEN=zqDeployAlice2-S3CR3T\n\n[static:bob]\n"
+        "DEPLOY_ACCESS_TOKEN="
+            + bob_secret + "\n");
     server.process().signal(SIGHUP);
     REQUIRE(server.process().wait_stderr("changed for static:alice"));
-    CHECK(text_of_call(call_as(port, alice_client)).find(R"("account":"alice-rotated")") !=
-          std::string::npos);
+    CHECK(text_of_call(call_as(port, alice_client)).find(R"("account":"alice-rotated")")
+        != std::string::npos);
 
     auto const& log = server.process().stderr_text();
     for (auto const& s : all_secrets()) {
@@ -367,29 +368,30 @@ TEST_CASE("two clients calling at once each reach the platform with their own cr
 }
 
 TEST_CASE("shared credentials serve clients without their own; headers need the flag",
-          "[auth][serving][multi-user]")
+    "[auth][serving][multi-user]")
 {
     fake_platform platform;
     platform.set_handler(who_answers);
     temp_dir dir;
-    write_file(dir.file("clients.tokens"), "alice " + alice_client + "\ndave " + dave_client + "\n");
-    write_file(dir.file("clients.ini"), "[static:alice]\nDEPLOY_ACCESS_TOKEN=" + alice_secret + "\n");
+    write_file(
+        dir.file("clients.tokens"), "alice " + alice_client + "\ndave " + dave_client + "\n");
+    write_file(
+        dir.file("clients.ini"), "[static:alice]\nDEPLOY_ACCESS_TOKEN=" + alice_secret + "\n");
     spawn_options env;
-    env.env = {"DEPLOY_ACCESS_TOKEN=" + server_secret};
-    http_server_process server(
-        toolgate_bin,
-        {"--toolkits", "DeployApi", "--auth-token-file", dir.file("clients.tokens"),
-         "--credentials-file", dir.file("clients.ini"), "--shared-credentials", "--base-url",
-         "DeployApi=" + platform.url(""), "--ca-file", fake_platform::ca_file(), "--token-store",
-         dir.file("tokens.json")},
+    env.env = { "DEPLOY_ACCESS_TOKEN=" + server_secret };
+    http_server_process server(toolgate_bin,
+        { "--toolkits", "DeployApi", "--auth-token-file", dir.file("clients.tokens"),
+            "--credentials-file", dir.file("clients.ini"), "--shared-credentials", "--base-url",
+            "DeployApi=" + platform.url(""), "--ca-file", fake_platform::ca_file(), "--token-store",
+            dir.file("tokens.json") },
         env);
-    CHECK(text_of_call(call_as(server.port(), dave_client)).find(R"("account":"server")") !=
-          std::string::npos);
-    CHECK(text_of_call(call_as(server.port(), alice_client)).find(R"("account":"alice")") !=
-          std::string::npos);
+    CHECK(text_of_call(call_as(server.port(), dave_client)).find(R"("account":"server")")
+        != std::string::npos);
+    CHECK(text_of_call(call_as(server.port(), alice_client)).find(R"("account":"alice")")
+        != std::string::npos);
     // Per-request secrets are off here: a request carrying one is refused, not half-served.
-    auto const refused = call_as(server.port(), alice_client,
-                                 {{"Toolgate-Secret-DEPLOY_ACCESS_TOKEN", carol_secret}});
+    auto const refused = call_as(
+        server.port(), alice_client, { { "Toolgate-Secret-DEPLOY_ACCESS_TOKEN", carol_secret } });
     CHECK(refused.status == 400);
     CHECK(refused.body.find("--per-request-credentials") != std::string::npos);
     CHECK(refused.body.find(carol_secret) == std::string::npos);
@@ -398,9 +400,9 @@ TEST_CASE("shared credentials serve clients without their own; headers need the 
 TEST_CASE("per-client credentials need client authentication", "[auth][serving][multi-user]")
 {
     temp_dir dir;
-    child_process p(toolgate_bin, {"--transport", "http", "--port", "0",
-                                   "--per-request-credentials", "--token-store",
-                                   dir.file("tokens.json")});
+    child_process p(toolgate_bin,
+        { "--transport", "http", "--port", "0", "--per-request-credentials", "--token-store",
+            dir.file("tokens.json") });
     CHECK(p.wait_exit() == 2);
     CHECK(p.stderr_text().find("need client authentication") != std::string::npos);
 }

@@ -2,13 +2,12 @@
 // driven the way a browser would (open the printed URL, follow its redirect to the loopback
 // callback), status, tenants, logout and the client-credentials grant. Nothing printed may
 // carry a token or the client secret.
+#include "credentials_support.hpp"
 #include "http_raw.hpp"
 #include "process.hpp"
 #include "server/token_store.hpp"
 #include "support/fake_auth_server.hpp"
 #include "transport/https_client.hpp"
-
-#include "credentials_support.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
@@ -26,27 +25,24 @@ namespace {
 std::string const toolgate_bin = TOOLGATE_BIN;
 
 /// The environment that points a toolkit's sign-in at the fake.
-spawn_options fake_environment(fake_auth_server const& auth, std::string const& kit,
-                               fake_auth_options const& o)
+spawn_options fake_environment(
+    fake_auth_server const& auth, std::string const& kit, fake_auth_options const& o)
 {
     auto const upper = kit == "StoreApi" ? std::string("STOREAPI") : std::string("LEDGERAPI");
     auto const prefix = kit == "StoreApi" ? std::string("STORE") : std::string("LEDGER");
     spawn_options s;
-    s.env = {"TOOLGATE_OAUTH_AUTHORIZE_URL_" + upper + "=" + auth.url("/authorize"),
-             "TOOLGATE_OAUTH_TOKEN_URL_" + upper + "=" + auth.url("/token"),
-             "TOOLGATE_OAUTH_TENANTS_URL_" + upper + "=" + auth.url("/connections"),
-             prefix + "_CLIENT_ID=" + o.client_id,
-             prefix + "_CLIENT_SECRET=" + o.client_secret,
-             "BROWSER=",
-             "DISPLAY=",
-             "WAYLAND_DISPLAY="};
+    s.env = { "TOOLGATE_OAUTH_AUTHORIZE_URL_" + upper + "=" + auth.url("/authorize"),
+        "TOOLGATE_OAUTH_TOKEN_URL_" + upper + "=" + auth.url("/token"),
+        "TOOLGATE_OAUTH_TENANTS_URL_" + upper + "=" + auth.url("/connections"),
+        prefix + "_CLIENT_ID=" + o.client_id, prefix + "_CLIENT_SECRET=" + o.client_secret,
+        "BROWSER=", "DISPLAY=", "WAYLAND_DISPLAY=" };
     return s;
 }
 
 std::vector<std::string> common_args(temp_dir const& dir)
 {
-    return {"--token-store", dir.file("tokens.json"), "--ca-file",
-            toolgate::test::fake_platform::ca_file()};
+    return { "--token-store", dir.file("tokens.json"), "--ca-file",
+        toolgate::test::fake_platform::ca_file() };
 }
 
 /// GET over HTTPS with the test CA, as the browser's first step; redirects come back as is.
@@ -62,9 +58,7 @@ toolgate::transport::outbound_result browse(std::string const& url)
     request.url = url;
     std::optional<toolgate::transport::outbound_result> result;
     boost::asio::co_spawn(io, client.send(request),
-                          [&](std::exception_ptr, toolgate::transport::outbound_result r) {
-                              result = std::move(r);
-                          });
+        [&](std::exception_ptr, toolgate::transport::outbound_result r) { result = std::move(r); });
     io.run_for(std::chrono::seconds(10));
     REQUIRE(result.has_value());
     return std::move(*result);
@@ -107,8 +101,8 @@ std::string everything_printed(child_process& p)
     return out + p.stdout_partial() + p.stderr_text();
 }
 
-void check_no_secret(std::string const& text, fake_auth_server const& auth,
-                     fake_auth_options const& o)
+void check_no_secret(
+    std::string const& text, fake_auth_server const& auth, fake_auth_options const& o)
 {
     INFO(text);
     CHECK(text.find(o.client_secret) == std::string::npos);
@@ -125,13 +119,13 @@ void check_no_secret(std::string const& text, fake_auth_server const& auth,
 
 TEST_CASE("auth login: the browser's redirect reaches the loopback callback and tokens are "
           "stored privately",
-          "[auth][oauth-cli]")
+    "[auth][oauth-cli]")
 {
     fake_auth_options o;
     fake_auth_server auth(o);
     temp_dir dir;
     auto args = common_args(dir);
-    args.insert(args.begin(), {"auth", "login", "StoreApi", "--no-browser"});
+    args.insert(args.begin(), { "auth", "login", "StoreApi", "--no-browser" });
     child_process login(toolgate_bin, args, fake_environment(auth, "StoreApi", o));
 
     auto const url = printed_url(login);
@@ -185,15 +179,15 @@ TEST_CASE("auth login: the browser's redirect reaches the loopback callback and 
 }
 
 TEST_CASE("auth login for the accounting platform lists the organisations it reaches",
-          "[auth][oauth-cli]")
+    "[auth][oauth-cli]")
 {
     fake_auth_options o;
     o.basic_auth = true;
     fake_auth_server auth(o);
-    auth.set_tenants({{"zq-tenant-a", "Alpha Books"}, {"zq-tenant-b", "Beta Books"}});
+    auth.set_tenants({ { "zq-tenant-a", "Alpha Books" }, { "zq-tenant-b", "Beta Books" } });
     temp_dir dir;
     auto args = common_args(dir);
-    args.insert(args.begin(), {"auth", "login", "LedgerApi", "--no-browser"});
+    args.insert(args.begin(), { "auth", "login", "LedgerApi", "--no-browser" });
     child_process login(toolgate_bin, args, fake_environment(auth, "LedgerApi", o));
     auto const url = printed_url(login);
     // The catalogue's scopes and offline_access (for a refresh token) are asked for.
@@ -221,27 +215,28 @@ TEST_CASE("auth login for the accounting platform lists the organisations it rea
 
     // tenants, status and logout on the stored sign-in.
     auto tenant_args = common_args(dir);
-    tenant_args.insert(tenant_args.begin(), {"auth", "tenants", "LedgerApi"});
+    tenant_args.insert(tenant_args.begin(), { "auth", "tenants", "LedgerApi" });
     child_process tenants(toolgate_bin, tenant_args, fake_environment(auth, "LedgerApi", o));
     REQUIRE(tenants.wait_exit(std::chrono::seconds(10)) == 0);
     auto const listed = everything_printed(tenants);
     CHECK(listed.find("zq-tenant-b  Beta Books") != std::string::npos);
 
     auto status_args = common_args(dir);
-    status_args.insert(status_args.begin(), {"auth", "status"});
+    status_args.insert(status_args.begin(), { "auth", "status" });
     child_process status(toolgate_bin, status_args, fake_environment(auth, "LedgerApi", o));
     REQUIRE(status.wait_exit(std::chrono::seconds(10)) == 0);
     auto const shown = everything_printed(status);
     INFO(shown);
     CHECK(shown.find("LedgerApi: LEDGER_ACCESS_TOKEN not set; signed in (authorization_code): "
-                     "access token expires in ") != std::string::npos);
-    CHECK(shown.find(" min, refresh token kept; LEDGER_CLIENT_ID from the environment") !=
-          std::string::npos);
+                     "access token expires in ")
+        != std::string::npos);
+    CHECK(shown.find(" min, refresh token kept; LEDGER_CLIENT_ID from the environment")
+        != std::string::npos);
     CHECK(shown.find("StoreApi: STORE_ACCESS_TOKEN not set; not signed in") != std::string::npos);
     check_no_secret(shown, auth, o);
 
     auto logout_args = common_args(dir);
-    logout_args.insert(logout_args.begin(), {"auth", "logout", "LedgerApi"});
+    logout_args.insert(logout_args.begin(), { "auth", "logout", "LedgerApi" });
     child_process logout(toolgate_bin, logout_args, fake_environment(auth, "LedgerApi", o));
     REQUIRE(logout.wait_exit(std::chrono::seconds(10)) == 0);
     CHECK(token_file(dir.file("tokens.json")).load().empty());
@@ -259,33 +254,32 @@ TEST_CASE("auth login: a refused authorization saves nothing", "[auth][oauth-cli
         }
     }
     auto args = common_args(dir);
-    args.insert(args.begin(), {"auth", "login", "StoreApi", "--no-browser"});
+    args.insert(args.begin(), { "auth", "login", "StoreApi", "--no-browser" });
     child_process login(toolgate_bin, args, env);
     auto redirect = browse(printed_url(login));
     REQUIRE(redirect.response.status == 302);
-    CHECK(redirect.response.header("Location").find("error=unauthorized_client") !=
-          std::string::npos);
+    CHECK(redirect.response.header("Location").find("error=unauthorized_client")
+        != std::string::npos);
     CHECK(follow(redirect.response.header("Location")).status == 200);
     CHECK(login.wait_exit(std::chrono::seconds(10)) == 1);
     CHECK(everything_printed(login).find("refused: unauthorized_client") != std::string::npos);
     CHECK(token_file(dir.file("tokens.json")).load().empty());
 }
 
-TEST_CASE("auth client-credentials stores a token for the subject it acts for",
-          "[auth][oauth-cli]")
+TEST_CASE("auth client-credentials stores a token for the subject it acts for", "[auth][oauth-cli]")
 {
     fake_auth_options o;
     o.subject_required = true;
     fake_auth_server auth(o);
     temp_dir dir;
     auto args = common_args(dir);
-    args.insert(args.begin(), {"auth", "client-credentials", "StoreApi"});
+    args.insert(args.begin(), { "auth", "client-credentials", "StoreApi" });
     {
         child_process missing(toolgate_bin, args, fake_environment(auth, "StoreApi", o));
         CHECK(missing.wait_exit(std::chrono::seconds(10)) == 2); // needs --subject-id
         CHECK(missing.stderr_text().find("--subject-id") != std::string::npos);
     }
-    args.insert(args.end(), {"--subject-id", "4242"});
+    args.insert(args.end(), { "--subject-id", "4242" });
     child_process grant(toolgate_bin, args, fake_environment(auth, "StoreApi", o));
     REQUIRE(grant.wait_exit(std::chrono::seconds(10)) == 0);
     check_no_secret(everything_printed(grant), auth, o);
@@ -299,17 +293,38 @@ TEST_CASE("auth client-credentials stores a token for the subject it acts for",
     CHECK(body.find("box_subject_id=4242") != std::string::npos);
 }
 
-TEST_CASE("auth commands refuse a token store open to others and unknown toolkits",
-          "[auth][oauth-cli]")
+TEST_CASE(
+    "auth commands refuse a token store open to others and unknown toolkits", "[auth][oauth-cli]")
 {
     temp_dir dir;
     write_file(dir.file("tokens.json"), R"({"format":"toolgate-tokens/1","toolkits":{}})", 0644);
-    child_process status(toolgate_bin, {"auth", "status", "--token-store", dir.file("tokens.json")});
+    child_process status(
+        toolgate_bin, { "auth", "status", "--token-store", dir.file("tokens.json") });
     CHECK(status.wait_exit(std::chrono::seconds(10)) == 2);
     CHECK(status.stderr_text().find("chmod 600") != std::string::npos);
 
-    child_process unknown(toolgate_bin, {"auth", "login", "KanbanApi", "--token-store",
-                                         dir.file("other.json")});
+    child_process unknown(
+        toolgate_bin, { "auth", "login", "KanbanApi", "--token-store", dir.file("other.json") });
     CHECK(unknown.wait_exit(std::chrono::seconds(10)) == 2);
     CHECK(unknown.stderr_text().find("StoreApi or LedgerApi") != std::string::npos);
+}
+
+TEST_CASE(
+    "auth login --scopes asks for the scopes given instead of the catalogue's", "[auth][oauth-cli]")
+{
+    fake_auth_options o;
+    fake_auth_server auth(o);
+    temp_dir dir;
+    auto args = common_args(dir);
+    args.insert(args.begin(),
+        { "auth", "login", "LedgerApi", "--no-browser", "--scopes",
+            "offline_access accounting.transactions", "--timeout", "1" });
+    child_process login(toolgate_bin, args, fake_environment(auth, "LedgerApi", o));
+    auto parsed = boost::urls::parse_absolute_uri(printed_url(login));
+    REQUIRE(parsed);
+    CHECK((*parsed->params().find("scope")).value == "offline_access accounting.transactions");
+    // Nobody opens it: the login gives up after --timeout and saves nothing.
+    CHECK(login.wait_exit(std::chrono::seconds(10)) == 1);
+    CHECK(everything_printed(login).find("No sign-in arrived within 1 s") != std::string::npos);
+    CHECK(token_file(dir.file("tokens.json")).load().empty());
 }

@@ -1,6 +1,7 @@
 // Issue 14, the server's side of platform credentials: secrets files, the token store, the
 // per-request layering, and token renewal against a fake authorization server of our own
 // (HTTPS on 127.0.0.1) with an injected clock.
+#include "credentials_support.hpp"
 #include "server/credential_hub.hpp"
 #include "server/oauth_client.hpp"
 #include "server/secrets_file.hpp"
@@ -8,8 +9,6 @@
 #include "server/token_store.hpp"
 #include "support/fake_auth_server.hpp"
 #include "transport/https_client.hpp"
-
-#include "credentials_support.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
@@ -47,15 +46,14 @@ TEST_CASE("a secrets file holds KEY=VALUE lines", "[auth][credentials]")
                                       "\n"
                                       "DESK_SUBDOMAIN='acme'\n"
                                       "EMPTY=\n",
-                                      "--secrets-file f");
-    CHECK(values == secret_map{{"KANBAN_API_KEY", "abc=def"},
-                               {"KANBAN_TOKEN", "quoted value"},
-                               {"DESK_SUBDOMAIN", "acme"},
-                               {"EMPTY", ""}});
+        "--secrets-file f");
+    CHECK(values
+        == secret_map { { "KANBAN_API_KEY", "abc=def" }, { "KANBAN_TOKEN", "quoted value" },
+            { "DESK_SUBDOMAIN", "acme" }, { "EMPTY", "" } });
 }
 
 TEST_CASE("a malformed secrets file is refused, naming the line and never the value",
-          "[auth][credentials]")
+    "[auth][credentials]")
 {
     auto const no_name = message_of([] { parse_secrets("A=1\nzqSecretPasted-S3CR3T\n", "F"); });
     CHECK(no_name.find("F line 2") != std::string::npos);
@@ -71,16 +69,19 @@ TEST_CASE("a malformed secrets file is refused, naming the line and never the va
 
 TEST_CASE("a credentials file gives each principal its own secrets", "[auth][credentials]")
 {
-    auto const p = parse_principal_secrets("# clients\n[static:alice]\nDEPLOY_ACCESS_TOKEN=a1\n"
-                                           "\n[jwt:user|42]\nDEPLOY_ACCESS_TOKEN=b1\nKANBAN_TOKEN=b2\n",
-                                           "C");
+    auto const p
+        = parse_principal_secrets("# clients\n[static:alice]\nDEPLOY_ACCESS_TOKEN=a1\n"
+                                  "\n[jwt:user|42]\nDEPLOY_ACCESS_TOKEN=b1\nKANBAN_TOKEN=b2\n",
+            "C");
     REQUIRE(p.size() == 2);
-    CHECK(p.at("static:alice") == secret_map{{"DEPLOY_ACCESS_TOKEN", "a1"}});
+    CHECK(p.at("static:alice") == secret_map { { "DEPLOY_ACCESS_TOKEN", "a1" } });
     CHECK(p.at("jwt:user|42").size() == 2);
-    CHECK(message_of([] { parse_principal_secrets("A=1\n", "C"); }).find("[principal]") !=
-          std::string::npos);
-    CHECK(message_of([] { parse_principal_secrets("[a]\nA=1\n[a]\n", "C"); })
-              .find("[a] already starts on line 1") != std::string::npos);
+    CHECK(message_of([] { parse_principal_secrets("A=1\n", "C"); }).find("[principal]")
+        != std::string::npos);
+    CHECK(message_of([] {
+        parse_principal_secrets("[a]\nA=1\n[a]\n", "C");
+    }).find("[a] already starts on line 1")
+        != std::string::npos);
 }
 
 TEST_CASE("secrets files must be private to their owner", "[auth][credentials]")
@@ -95,32 +96,32 @@ TEST_CASE("secrets files must be private to their owner", "[auth][credentials]")
     CHECK_THROWS_AS(check_private_file(path, "--secrets-file"), std::invalid_argument);
     write_file(path, "A=1\n", 0600);
     CHECK(read_private_file(path, "--secrets-file") == "A=1\n");
-    CHECK_THROWS_AS(check_private_file(dir.file("missing"), "--secrets-file"),
-                    std::invalid_argument);
+    CHECK_THROWS_AS(
+        check_private_file(dir.file("missing"), "--secrets-file"), std::invalid_argument);
 }
 
 TEST_CASE("changes are described by variable name only", "[auth][credentials]")
 {
-    secret_map const before{{"A", "zq-old-S3CR3T"}, {"B", "same"}, {"C", "gone"}};
-    secret_map const after{{"A", "zq-new-S3CR3T"}, {"B", "same"}, {"D", "new"}};
+    secret_map const before { { "A", "zq-old-S3CR3T" }, { "B", "same" }, { "C", "gone" } };
+    secret_map const after { { "A", "zq-new-S3CR3T" }, { "B", "same" }, { "D", "new" } };
     auto const text = describe_changes(before, after);
     CHECK(text == "changed A; added D; removed C");
     CHECK(describe_changes(before, before).empty());
 }
 
 TEST_CASE("the token store is private, replaced atomically and keeps other entries",
-          "[auth][credentials]")
+    "[auth][credentials]")
 {
     temp_dir dir;
     auto const path = dir.file("state/toolgate/tokens.json");
     token_file file(path);
     CHECK(file.load().empty()); // no file yet: nobody signed in
 
-    token_entry store{"authorization_code", "zqA-S3CR3T", "zqR-S3CR3T", 2000, 1000, "", "", ""};
+    token_entry store { "authorization_code", "zqA-S3CR3T", "zqR-S3CR3T", 2000, 1000, "", "", "" };
     file.update("StoreApi", store);
     CHECK(file_mode(path) == 0600);
     CHECK(file_mode(dir.file("state/toolgate")) == 0700);
-    token_entry ledger{"client_credentials", "zqL-S3CR3T", "", 3000, 1200, "s", "", ""};
+    token_entry ledger { "client_credentials", "zqL-S3CR3T", "", 3000, 1200, "s", "", "" };
     file.update("LedgerApi", ledger);
     auto loaded = file.load();
     REQUIRE(loaded.size() == 2);
@@ -164,7 +165,8 @@ TEST_CASE("a PKCE pair follows RFC 7636 S256", "[auth][credentials]")
     auto const p = make_pkce();
     CHECK(p.verifier.size() == 43);
     CHECK(p.verifier.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                                       "0123456789-._~") == std::string::npos);
+                                       "0123456789-._~")
+        == std::string::npos);
     CHECK(p.challenge == toolgate::test::s256(p.verifier));
     CHECK(make_pkce().verifier != p.verifier);
 }
@@ -174,20 +176,22 @@ namespace {
 /// A refresher wired to a fake authorization server, with a clock the test moves.
 struct refresher_rig {
     explicit refresher_rig(fake_auth_options options = {}, std::string toolkit = "StoreApi")
-        : auth(options), kit(std::move(toolkit)), client(io, https())
+        : auth(options)
+        , kit(std::move(toolkit))
+        , client(io, https())
     {
         auto const upper = kit == "StoreApi" ? "STOREAPI" : "LEDGERAPI";
         ::setenv(fmt::format("TOOLGATE_OAUTH_TOKEN_URL_{}", upper).c_str(),
-                 auth.url("/token").c_str(), 1);
+            auth.url("/token").c_str(), 1);
         ::setenv(fmt::format("TOOLGATE_OAUTH_AUTHORIZE_URL_{}", upper).c_str(),
-                 auth.url("/authorize").c_str(), 1);
+            auth.url("/authorize").c_str(), 1);
         ::setenv(fmt::format("TOOLGATE_OAUTH_TENANTS_URL_{}", upper).c_str(),
-                 auth.url("/connections").c_str(), 1);
+            auth.url("/connections").c_str(), 1);
         auto const prefix = kit == "StoreApi" ? "STORE" : "LEDGER";
         secrets = std::make_shared<toolgate::toolkits::fixed_credentials const>(
-            toolgate::toolkits::fixed_credentials::map{
-                {std::string(prefix) + "_CLIENT_ID", options.client_id},
-                {std::string(prefix) + "_CLIENT_SECRET", options.client_secret}});
+            toolgate::toolkits::fixed_credentials::map {
+                { std::string(prefix) + "_CLIENT_ID", options.client_id },
+                { std::string(prefix) + "_CLIENT_SECRET", options.client_secret } });
     }
 
     static toolgate::transport::https_options https()
@@ -226,16 +230,17 @@ struct refresher_rig {
         std::vector<std::optional<token_answer>> answers(count);
         for (std::size_t i = 0; i < count; ++i) {
             boost::asio::co_spawn(io, refresher->access_token(kit, refused),
-                                  [&answers, i](std::exception_ptr e, token_answer a) {
-                                      REQUIRE_FALSE(e);
-                                      answers[i] = std::move(a);
-                                  });
+                [&answers, i](std::exception_ptr e, token_answer a) {
+                    REQUIRE_FALSE(e);
+                    answers[i] = std::move(a);
+                });
         }
         io.restart();
         auto const deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
         while (std::chrono::steady_clock::now() < deadline) {
             io.run_for(std::chrono::milliseconds(50));
-            if (std::all_of(answers.begin(), answers.end(), [](auto& a) { return a.has_value(); })) {
+            if (std::all_of(
+                    answers.begin(), answers.end(), [](auto& a) { return a.has_value(); })) {
                 break;
             }
         }
@@ -255,7 +260,7 @@ struct refresher_rig {
     temp_dir dir;
     boost::asio::io_context io;
     toolgate::transport::https_client client;
-    std::atomic<std::int64_t> now{1'700'000'000};
+    std::atomic<std::int64_t> now { 1'700'000'000 };
     std::shared_ptr<toolgate::toolkits::fixed_credentials const> secrets;
     std::shared_ptr<token_refresher> refresher;
 };
@@ -263,15 +268,15 @@ struct refresher_rig {
 } // namespace
 
 TEST_CASE("renewal starts a quarter of a lifetime before expiry, at most two minutes",
-          "[auth][credentials]")
+    "[auth][credentials]")
 {
-    CHECK(token_refresher::renew_margin({"", "", "", 1800, 0, "", "", ""}) == 120);
-    CHECK(token_refresher::renew_margin({"", "", "", 400, 0, "", "", ""}) == 100);
-    CHECK(token_refresher::renew_margin({"", "", "", 2, 0, "", "", ""}) == 1);
+    CHECK(token_refresher::renew_margin({ "", "", "", 1800, 0, "", "", "" }) == 120);
+    CHECK(token_refresher::renew_margin({ "", "", "", 400, 0, "", "", "" }) == 100);
+    CHECK(token_refresher::renew_margin({ "", "", "", 2, 0, "", "", "" }) == 1);
 }
 
 TEST_CASE("a fresh stored token is used as is; one due for renewal is renewed and saved",
-          "[auth][credentials]")
+    "[auth][credentials]")
 {
     refresher_rig rig;
     rig.sign_in(3600);
@@ -330,9 +335,9 @@ TEST_CASE("two processes sharing a store spend a refresh token once", "[auth][cr
     std::optional<token_answer> a;
     std::optional<token_answer> b;
     boost::asio::co_spawn(rig.io, first->access_token("StoreApi", {}),
-                          [&](std::exception_ptr, token_answer t) { a = std::move(t); });
+        [&](std::exception_ptr, token_answer t) { a = std::move(t); });
     boost::asio::co_spawn(rig.io, second->access_token("StoreApi", {}),
-                          [&](std::exception_ptr, token_answer t) { b = std::move(t); });
+        [&](std::exception_ptr, token_answer t) { b = std::move(t); });
     rig.io.restart();
     for (int i = 0; i < 200 && !(a && b); ++i) {
         rig.io.run_for(std::chrono::milliseconds(50));
@@ -347,7 +352,7 @@ TEST_CASE("two processes sharing a store spend a refresh token once", "[auth][cr
 }
 
 TEST_CASE("a 401 to a fresh token renews it; a token already renewed is handed out",
-          "[auth][credentials]")
+    "[auth][credentials]")
 {
     refresher_rig rig;
     rig.sign_in(3600);
@@ -382,7 +387,7 @@ TEST_CASE("invalid_grant tells to sign in again and is not retried", "[auth][cre
 }
 
 TEST_CASE("a failing or slow token endpoint: a still valid token is kept, an expired one fails",
-          "[auth][credentials]")
+    "[auth][credentials]")
 {
     refresher_rig rig;
     rig.sign_in(400); // margin 100 s
@@ -445,8 +450,7 @@ TEST_CASE("client-credentials tokens are renewed with the same grant", "[auth][c
     CHECK(saved.refresh_token.empty());
 }
 
-TEST_CASE("the accounting platform's client authenticates with HTTP Basic",
-          "[auth][credentials]")
+TEST_CASE("the accounting platform's client authenticates with HTTP Basic", "[auth][credentials]")
 {
     fake_auth_options options;
     options.basic_auth = true;
@@ -475,12 +479,12 @@ TEST_CASE("a sign-in written while the server runs is picked up", "[auth][creden
 }
 
 TEST_CASE("each request's credentials: headers, then the principal's, then the server's if shared",
-          "[auth][credentials]")
+    "[auth][credentials]")
 {
     temp_dir dir;
     write_file(dir.file("secrets.env"), "DEPLOY_ACCESS_TOKEN=zq-server-S3CR3T\nKANBAN_TOKEN=srv\n");
     write_file(dir.file("clients.ini"),
-               "[static:alice]\nDEPLOY_ACCESS_TOKEN=zq-alice-S3CR3T\n[jwt:bob]\nKANBAN_TOKEN=b\n");
+        "[static:alice]\nDEPLOY_ACCESS_TOKEN=zq-alice-S3CR3T\n[jwt:bob]\nKANBAN_TOKEN=b\n");
     boost::asio::io_context io;
     toolgate::transport::https_client client(io, {});
     credential_settings s;
@@ -490,7 +494,8 @@ TEST_CASE("each request's credentials: headers, then the principal's, then the s
     s.per_request = true;
 
     auto const headers = [](std::string value) {
-        return toolgate::transport::header_list{{"toolgate-secret-deploy_access_token", value}};
+        return toolgate::transport::header_list { { "toolgate-secret-deploy_access_token",
+            value } };
     };
     SECTION("not shared")
     {
@@ -506,12 +511,12 @@ TEST_CASE("each request's credentials: headers, then the principal's, then the s
         CHECK(with_header.credentials->secrets->find("DEPLOY_ACCESS_TOKEN") == "zq-header-S3CR3T");
         // Hyphens stand for underscores (proxies drop header names with underscores).
         auto hyphens = hub.for_request(
-            "jwt:carol", {{"toolgate-secret-deploy-access-token", "zq-carol-S3CR3T"}});
+            "jwt:carol", { { "toolgate-secret-deploy-access-token", "zq-carol-S3CR3T" } });
         CHECK(hyphens.credentials->secrets->find("DEPLOY_ACCESS_TOKEN") == "zq-carol-S3CR3T");
         auto stranger = hub.for_request("jwt:mallory", {});
         CHECK_FALSE(stranger.credentials->secrets->find("DEPLOY_ACCESS_TOKEN").has_value());
-        CHECK(stranger.credentials->secrets->missing_hint(false).find("Toolgate-Secret") !=
-              std::string::npos);
+        CHECK(stranger.credentials->secrets->missing_hint(false).find("Toolgate-Secret")
+            != std::string::npos);
         // The server's own (single-user) source still has the file's value.
         CHECK(hub.server_secrets()->find("DEPLOY_ACCESS_TOKEN") == "zq-server-S3CR3T");
     }
@@ -527,12 +532,12 @@ TEST_CASE("each request's credentials: headers, then the principal's, then the s
     SECTION("refusals never echo a value")
     {
         credential_hub hub(s, client);
-        auto unknown = hub.for_request("jwt:bob", {{"toolgate-secret-zq_S3CR3T", "v"}});
+        auto unknown = hub.for_request("jwt:bob", { { "toolgate-secret-zq_S3CR3T", "v" } });
         CHECK(unknown.refusal.find("names no variable") != std::string::npos);
         CHECK(unknown.refusal.find("S3CR3T") == std::string::npos);
         CHECK(hub.for_request("jwt:bob", headers("")).refusal.find("empty") != std::string::npos);
-        toolgate::transport::header_list twice{{"toolgate-secret-kanban_token", "zq-1-S3CR3T"},
-                                               {"toolgate-secret-kanban_token", "zq-2-S3CR3T"}};
+        toolgate::transport::header_list twice { { "toolgate-secret-kanban_token", "zq-1-S3CR3T" },
+            { "toolgate-secret-kanban_token", "zq-2-S3CR3T" } };
         auto dup = hub.for_request("jwt:bob", twice);
         CHECK(dup.refusal.find("twice") != std::string::npos);
         CHECK(dup.refusal.find("S3CR3T") == std::string::npos);
@@ -557,16 +562,16 @@ TEST_CASE("each request's credentials: headers, then the principal's, then the s
         credential_hub hub(s, client);
         write_file(dir.file("secrets.env"), "DEPLOY_ACCESS_TOKEN=zq-rotated-S3CR3T\n");
         write_file(dir.file("clients.ini"),
-                   "[static:alice]\nDEPLOY_ACCESS_TOKEN=zq-alice2-S3CR3T\n[jwt:bob]\nKANBAN_TOKEN=b\n");
+            "[static:alice]\nDEPLOY_ACCESS_TOKEN=zq-alice2-S3CR3T\n[jwt:bob]\nKANBAN_TOKEN=b\n");
         auto const summary = hub.reload();
-        CHECK(summary.find("secrets file: changed DEPLOY_ACCESS_TOKEN; removed KANBAN_TOKEN") !=
-              std::string::npos);
-        CHECK(summary.find("credentials file: 2 client(s), changed for static:alice") !=
-              std::string::npos);
+        CHECK(summary.find("secrets file: changed DEPLOY_ACCESS_TOKEN; removed KANBAN_TOKEN")
+            != std::string::npos);
+        CHECK(summary.find("credentials file: 2 client(s), changed for static:alice")
+            != std::string::npos);
         CHECK(summary.find("S3CR3T") == std::string::npos);
         CHECK(hub.server_secrets()->find("DEPLOY_ACCESS_TOKEN") == "zq-rotated-S3CR3T");
-        CHECK(hub.for_request("static:alice", {}).credentials->secrets->find(
-                  "DEPLOY_ACCESS_TOKEN") == "zq-alice2-S3CR3T");
+        CHECK(hub.for_request("static:alice", {}).credentials->secrets->find("DEPLOY_ACCESS_TOKEN")
+            == "zq-alice2-S3CR3T");
         // A file broken meanwhile keeps the previous contents.
         write_file(dir.file("secrets.env"), "DEPLOY_ACCESS_TOKEN=x\n", 0644);
         auto const kept = hub.reload();

@@ -14,8 +14,8 @@ namespace {
 
 std::string base64url(unsigned char const* data, std::size_t size)
 {
-    static constexpr char alphabet[] =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    static constexpr char alphabet[]
+        = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     std::string out;
     std::size_t i = 0;
     for (; i + 2 < size; i += 3) {
@@ -49,8 +49,7 @@ std::string base64_decode(std::string const& text)
 {
     std::string out((text.size() / 4 + 1) * 3, '\0');
     int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                            reinterpret_cast<unsigned char const*>(text.data()),
-                            static_cast<int>(text.size()));
+        reinterpret_cast<unsigned char const*>(text.data()), static_cast<int>(text.size()));
     if (n < 0) {
         return {};
     }
@@ -82,8 +81,8 @@ std::string decode(std::string_view text)
     for (std::size_t i = 0; i < text.size(); ++i) {
         if (text[i] == '+') {
             out += ' ';
-        } else if (text[i] == '%' && i + 2 < text.size() + 0 && hex(text[i + 1]) >= 0 &&
-                   hex(text[i + 2]) >= 0) {
+        } else if (text[i] == '%' && i + 2 < text.size() + 0 && hex(text[i + 1]) >= 0
+            && hex(text[i + 2]) >= 0) {
             out += static_cast<char>(hex(text[i + 1]) * 16 + hex(text[i + 2]));
             i += 2;
         } else {
@@ -97,15 +96,15 @@ fake_response json_answer(unsigned status, std::string body)
 {
     fake_response r;
     r.status = status;
-    r.headers = {{"Content-Type", "application/json"}, {"Cache-Control", "no-store"}};
+    r.headers = { { "Content-Type", "application/json" }, { "Cache-Control", "no-store" } };
     r.body = std::move(body);
     return r;
 }
 
 fake_response oauth_error(unsigned status, std::string const& error)
 {
-    return json_answer(status, R"({"error":")" + error + R"(","error_description":"fake: )" +
-                                   error + R"("})");
+    return json_answer(
+        status, R"({"error":")" + error + R"(","error_description":"fake: )" + error + R"("})");
 }
 
 } // namespace
@@ -140,11 +139,14 @@ std::string s256(std::string const& verifier)
 }
 
 struct fake_auth_server::state {
-    explicit state(fake_auth_options o) : options(std::move(o)) {}
+    explicit state(fake_auth_options o)
+        : options(std::move(o))
+    {
+    }
 
     std::mutex mutex;
     fake_auth_options options;
-    std::chrono::milliseconds token_delay{0};
+    std::chrono::milliseconds token_delay { 0 };
     unsigned failing_status = 0;
     struct pending_code {
         std::string challenge;
@@ -157,7 +159,7 @@ struct fake_auth_server::state {
     std::vector<std::string> refresh_issued;
     std::vector<std::string> api_seen;
     std::map<std::string, std::size_t> grants;
-    std::map<std::string, std::string> tenants{{"zq-tenant-1", "Fake Books Ltd"}};
+    std::map<std::string, std::string> tenants { { "zq-tenant-1", "Fake Books Ltd" } };
 
     fake_response handle(recorded_request const& request);
     fake_response authorize(recorded_request const& request);
@@ -165,7 +167,7 @@ struct fake_auth_server::state {
     fake_response api(recorded_request const& request);
     std::string issue(bool with_refresh);
     bool client_ok(recorded_request const& request, std::map<std::string, std::string> const& form,
-                   bool secret_required) const;
+        bool secret_required) const;
     std::string bearer(recorded_request const& request) const;
     bool live(std::string const& token) const;
 };
@@ -188,27 +190,27 @@ fake_response fake_auth_server::state::authorize(recorded_request const& request
     std::lock_guard lock(mutex);
     auto const& redirect = q["redirect_uri"];
     if (redirect.empty()) {
-        return json_answer(400, R"({"error":"invalid_request","error_description":"redirect_uri"})");
+        return json_answer(
+            400, R"({"error":"invalid_request","error_description":"redirect_uri"})");
     }
     auto const separator = redirect.find('?') == std::string::npos ? "?" : "&";
     fake_response r;
     r.status = 302;
     r.body.clear();
-    if (q["client_id"] != options.client_id || q["response_type"] != "code" ||
-        q["code_challenge_method"] != "S256" || q["code_challenge"].empty()) {
-        r.headers = {{"Location", redirect + separator + "error=unauthorized_client&state=" +
-                                      q["state"]}};
+    if (q["client_id"] != options.client_id || q["response_type"] != "code"
+        || q["code_challenge_method"] != "S256" || q["code_challenge"].empty()) {
+        r.headers = { { "Location",
+            redirect + separator + "error=unauthorized_client&state=" + q["state"] } };
         return r;
     }
     auto code = random_text("zqCode-");
-    codes[code] = {q["code_challenge"], redirect};
-    r.headers = {{"Location", redirect + separator + "code=" + code + "&state=" + q["state"]}};
+    codes[code] = { q["code_challenge"], redirect };
+    r.headers = { { "Location", redirect + separator + "code=" + code + "&state=" + q["state"] } };
     return r;
 }
 
 bool fake_auth_server::state::client_ok(recorded_request const& request,
-                                        std::map<std::string, std::string> const& form,
-                                        bool secret_required) const
+    std::map<std::string, std::string> const& form, bool secret_required) const
 {
     auto const get = [&](std::string const& key) {
         auto it = form.find(key);
@@ -218,8 +220,8 @@ bool fake_auth_server::state::client_ok(recorded_request const& request,
     if (options.basic_auth && basic.starts_with("Basic ")) {
         auto const pair = base64_decode(basic.substr(6));
         auto const colon = pair.find(':');
-        return colon != std::string::npos && decode(pair.substr(0, colon)) == options.client_id &&
-               decode(pair.substr(colon + 1)) == options.client_secret;
+        return colon != std::string::npos && decode(pair.substr(0, colon)) == options.client_id
+            && decode(pair.substr(colon + 1)) == options.client_secret;
     }
     if (get("client_id") != options.client_id) {
         return false;
@@ -228,18 +230,17 @@ bool fake_auth_server::state::client_ok(recorded_request const& request,
         // A public (PKCE-only) client: no secret, and none may be needed.
         return !secret_required && get("client_secret").empty();
     }
-    return get("client_secret") == options.client_secret ||
-           (!secret_required && get("client_secret").empty() && options.client_secret.empty());
+    return get("client_secret") == options.client_secret
+        || (!secret_required && get("client_secret").empty() && options.client_secret.empty());
 }
 
 std::string fake_auth_server::state::issue(bool with_refresh)
 {
     auto access = random_text("zqAccess-S3CR3T-");
-    live_access[access] =
-        std::chrono::steady_clock::now() + std::chrono::seconds(options.lifetime);
+    live_access[access] = std::chrono::steady_clock::now() + std::chrono::seconds(options.lifetime);
     access_issued.push_back(access);
-    std::string body = R"({"access_token":")" + access + R"(","token_type":"Bearer","expires_in":)" +
-                       std::to_string(options.lifetime);
+    std::string body = R"({"access_token":")" + access + R"(","token_type":"Bearer","expires_in":)"
+        + std::to_string(options.lifetime);
     if (with_refresh) {
         auto refresh = random_text("zqRefresh-S3CR3T-");
         live_refresh.insert(refresh);
@@ -262,8 +263,8 @@ fake_response fake_auth_server::state::token(recorded_request const& request)
         auto it = codes.find(form["code"]);
         if (!client_ok(request, form, false)) {
             r = oauth_error(401, "invalid_client");
-        } else if (it == codes.end() || it->second.redirect_uri != form["redirect_uri"] ||
-                   s256(form["code_verifier"]) != it->second.challenge) {
+        } else if (it == codes.end() || it->second.redirect_uri != form["redirect_uri"]
+            || s256(form["code_verifier"]) != it->second.challenge) {
             r = oauth_error(400, "invalid_grant");
         } else {
             codes.erase(it); // single use
@@ -286,8 +287,8 @@ fake_response fake_auth_server::state::token(recorded_request const& request)
     } else if (grant == "client_credentials") {
         if (!client_ok(request, form, true)) {
             r = oauth_error(401, "invalid_client");
-        } else if (options.subject_required &&
-                   (form["box_subject_type"].empty() || form["box_subject_id"].empty())) {
+        } else if (options.subject_required
+            && (form["box_subject_type"].empty() || form["box_subject_id"].empty())) {
             r = oauth_error(400, "invalid_grant");
         } else {
             r = json_answer(200, issue(false));
@@ -322,9 +323,9 @@ fake_response fake_auth_server::state::api(recorded_request const& request)
     if (request.path() == "/connections") {
         std::string body = "[";
         for (auto const& [id, name] : tenants) {
-            body += (body.size() > 1 ? "," : "") + std::string(R"({"id":"c-)") + id +
-                    R"(","tenantId":")" + id + R"(","tenantType":"ORGANISATION","tenantName":")" +
-                    name + R"("})";
+            body += (body.size() > 1 ? "," : "") + std::string(R"({"id":"c-)") + id
+                + R"(","tenantId":")" + id + R"(","tenantType":"ORGANISATION","tenantName":")"
+                + name + R"("})";
         }
         return json_answer(200, body + "]");
     }
@@ -380,7 +381,7 @@ std::pair<std::string, std::string> fake_auth_server::seed_tokens()
 {
     std::lock_guard lock(state_->mutex);
     state_->issue(true);
-    return {state_->access_issued.back(), state_->refresh_issued.back()};
+    return { state_->access_issued.back(), state_->refresh_issued.back() };
 }
 
 std::size_t fake_auth_server::token_requests(std::string const& grant) const
