@@ -101,6 +101,21 @@ void warn_insecure_secret_urls(config const& cfg, toolkits::credential_source co
     }
 }
 
+/// A sign-in that cannot be renewed (its client id is not set) works until its access token
+/// expires: say so at start rather than at the first failing call.
+void warn_unrenewable(credential_hub const& hub)
+{
+    auto const secrets = hub.server_secrets();
+    for (auto const& [toolkit, entry] : hub.tokens()->snapshot()) {
+        auto const* provider = toolkits::find_oauth_provider(toolkit);
+        if (provider != nullptr && !secrets->find(provider->client_id_variable)) {
+            spdlog::warn("{} is signed in, but {} is not set: its access token cannot be renewed "
+                         "when it expires (set it in the environment or the secrets file)",
+                         toolkit, provider->client_id_variable);
+        }
+    }
+}
+
 /// "N toolkits, M tools; secrets found: A, B; not set: C" (names only, never values). An
 /// OAuth access token the token store holds counts as found ("(signed in)").
 std::string summarise(toolkits::catalogue_provider const& provider,
@@ -209,6 +224,7 @@ service make_catalogue_service(config const& cfg, boost::asio::io_context& ioc)
     auto hub = std::make_shared<credential_hub>(std::move(settings), *client);
     auto credentials = hub->server_secrets();
     warn_insecure_secret_urls(cfg, *credentials);
+    warn_unrenewable(*hub);
     toolkits::execution_options execution;
     execution.allow_insecure_upstream = cfg.allow_insecure_upstream;
     auto executor = std::make_shared<toolkits::http_executor>(
