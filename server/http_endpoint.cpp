@@ -9,6 +9,7 @@
 #include "server/connection_choices.hpp"
 #include "server/http_answer.hpp"
 #include "server/modern_headers.hpp"
+#include "transport/http_text.hpp"
 
 #include <boost/json/serialize.hpp>
 #include <fmt/format.h>
@@ -61,6 +62,34 @@ constexpr char const* allowed_request_headers =
     "Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, "
     "Mcp-Name, Last-Event-ID, Toolgate-Toolkits, Toolgate-Tools, Toolgate-Tool-Mode, "
     "Toolgate-Read-Only";
+
+/// The preflight's allowed headers: ours, plus the Toolgate-Secret-<VARIABLE> names the page
+/// asks for when per-request credentials are on (CORS cannot allow a name prefix).
+std::string allowed_headers_for(http_request const& request, bool per_request_credentials)
+{
+    std::string allowed = allowed_request_headers;
+    auto const* asked = request.header("access-control-request-headers");
+    if (!per_request_credentials || asked == nullptr) {
+        return allowed;
+    }
+    std::string_view rest = *asked;
+    for (int count = 0; !rest.empty() && count < 32; ++count) {
+        auto const comma = rest.find(',');
+        auto name = transport::trim_ows(rest.substr(0, comma));
+        auto lower = transport::to_lower_ascii(name);
+        bool const plain = std::all_of(lower.begin(), lower.end(), [](char c) {
+            return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+        });
+        if (plain && lower.size() <= 96 && lower.starts_with(secret_header_prefix)) {
+            allowed += ", " + lower;
+        }
+        if (comma == std::string_view::npos) {
+            break;
+        }
+        rest.remove_prefix(comma + 1);
+    }
+    return allowed;
+}
 
 /// The paths an OAuth client probes after a 401 (RFC 9728, RFC 8414, OpenID discovery, RFC
 /// 7591 dynamic registration).
@@ -178,7 +207,10 @@ asio::awaitable<void> mcp_http_endpoint::handle(http_request request, http_respo
         header_list headers;
         if (origin) {
             headers.emplace_back("Access-Control-Allow-Methods", "POST, GET, DELETE, OPTIONS");
-            headers.emplace_back("Access-Control-Allow-Headers", allowed_request_headers);
+            bool const per_request = options_.credentials != nullptr &&
+                                     options_.credentials->settings().per_request;
+            headers.emplace_back("Access-Control-Allow-Headers",
+                                 allowed_headers_for(request, per_request));
             headers.emplace_back("Access-Control-Max-Age", "600");
         }
         headers.emplace_back("Allow", "POST, GET, DELETE, OPTIONS");

@@ -341,6 +341,19 @@ TEST_CASE("two clients calling at once each reach the platform with their own cr
     CHECK(carol_again.find("DEPLOY_ACCESS_TOKEN") != std::string::npos);
     CHECK(carol_again.find("Toolgate-Secret") != std::string::npos);
 
+    // A browser page may send them too: the CORS preflight allows the names it asks for.
+    auto const preflight = http_request(
+        port, "OPTIONS", "/mcp",
+        {{"Origin", "http://localhost:6274"},
+         {"Access-Control-Request-Method", "POST"},
+         {"Access-Control-Request-Headers",
+          "content-type, Toolgate-Secret-DEPLOY_ACCESS_TOKEN, x-other"}});
+    CHECK(preflight.status == 204);
+    REQUIRE(preflight.header("access-control-allow-headers"));
+    auto const allowed = *preflight.header("access-control-allow-headers");
+    CHECK(allowed.find("toolgate-secret-deploy_access_token") != std::string::npos);
+    CHECK(allowed.find("x-other") == std::string::npos);
+
     // No credentials of its own and no --shared-credentials: the server's are not lent.
     auto const dave = text_of_call(call_as(port, dave_client));
     CHECK(dave.find("not set") != std::string::npos);
