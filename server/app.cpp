@@ -1,6 +1,7 @@
 // main() body shared by toolgate and its test twin.
 #include "server/app.hpp"
 
+#include "server/auth_cli.hpp"
 #include "server/logging.hpp"
 #include "server/protocol_stack.hpp"
 
@@ -27,6 +28,9 @@ int run_main(int argc, char** argv, service_factory const& make_service)
     }
     set_log_level(cfg->log_level);
     set_log_format(cfg->log_format);
+    if (!cfg->auth.action.empty()) {
+        return run_auth_command(*cfg);
+    }
     try {
         // Stdio runs on one thread; HTTP adds workers in serve_http.
         boost::asio::io_context ioc(cfg->transport == "stdio" ? 1 : int(cfg->threads));

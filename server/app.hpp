@@ -19,6 +19,8 @@ class https_client;
 
 namespace toolgate::server {
 
+class credential_hub;
+
 /// What the process serves; built after the configuration is known.
 struct service {
     /// What the provider relies on (clients, credentials, executors); declared first so it
@@ -33,6 +35,9 @@ struct service {
     std::string credentials_note;
     /// The outbound client (owned through `owned`), for its metrics; null when there is none.
     transport::https_client* upstream = nullptr;
+    /// Where calls' platform credentials come from (per request over HTTP; reloaded on
+    /// SIGHUP); null for services without platform credentials (the test twin).
+    std::shared_ptr<credential_hub> credentials;
 };
 
 using service_factory = std::function<service(config const&, boost::asio::io_context&)>;

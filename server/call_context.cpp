@@ -25,10 +25,11 @@ routed_call_context::routed_call_context(std::shared_ptr<transport::message_sink
                                          std::optional<protocol::log_level> threshold,
                                          std::string version,
                                          std::shared_ptr<protocol::tool_view const> view,
-                                         std::string traceparent, std::string tracestate)
+                                         std::string traceparent, std::string tracestate,
+                                         std::shared_ptr<toolkits::call_credentials const> credentials)
     : sink_(std::move(sink)), token_(std::move(progress_token)), threshold_(threshold),
       version_(std::move(version)), view_(std::move(view)), traceparent_(std::move(traceparent)),
-      tracestate_(std::move(tracestate))
+      tracestate_(std::move(tracestate)), credentials_(std::move(credentials))
 {
 }
 

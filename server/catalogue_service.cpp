@@ -1,6 +1,7 @@
 // Wiring of the catalogue, credentials, base-URL overrides and the outbound client.
 #include "server/catalogue_service.hpp"
 
+#include "server/credential_hub.hpp"
 #include "toolkits/base_url.hpp"
 #include "toolkits/catalogue.hpp"
 #include "toolkits/catalogue_provider.hpp"
@@ -8,6 +9,7 @@
 #include "toolkits/discovery.hpp"
 #include "toolkits/http_executor.hpp"
 #include "toolkits/listing.hpp"
+#include "toolkits/oauth_providers.hpp"
 #include "toolkits/selection.hpp"
 #include "transport/https_client.hpp"
 
@@ -99,9 +101,26 @@ void warn_insecure_secret_urls(config const& cfg, toolkits::credential_source co
     }
 }
 
-/// "N toolkits, M tools; secrets found: A, B; not set: C" (names only, never values).
+/// A sign-in that cannot be renewed (its client id is not set) works until its access token
+/// expires: say so at start rather than at the first failing call.
+void warn_unrenewable(credential_hub const& hub)
+{
+    auto const secrets = hub.server_secrets();
+    for (auto const& [toolkit, entry] : hub.tokens()->snapshot()) {
+        auto const* provider = toolkits::find_oauth_provider(toolkit);
+        if (provider != nullptr && !secrets->find(provider->client_id_variable)) {
+            spdlog::warn("{} is signed in, but {} is not set: its access token cannot be renewed "
+                         "when it expires (set it in the environment or the secrets file)",
+                         toolkit, provider->client_id_variable);
+        }
+    }
+}
+
+/// "N toolkits, M tools; secrets found: A, B; not set: C" (names only, never values). An
+/// OAuth access token the token store holds counts as found ("(signed in)").
 std::string summarise(toolkits::catalogue_provider const& provider,
-                      toolkits::credential_source const& credentials)
+                      toolkits::credential_source const& credentials,
+                      token_entries const& signed_in)
 {
     std::set<std::string_view> kits;
     std::set<std::string_view> wanted;
@@ -120,8 +139,24 @@ std::string summarise(toolkits::catalogue_provider const& provider,
     }
     std::vector<std::string_view> found;
     std::vector<std::string_view> missing;
+    std::vector<std::string> from_store;
     for (auto s : wanted) {
-        (credentials.find(s) ? found : missing).push_back(s);
+        if (credentials.find(s)) {
+            found.push_back(s);
+            continue;
+        }
+        bool stored = false;
+        for (auto const& p : toolkits::oauth_providers()) {
+            stored = stored || (p.access_variable == s && signed_in.contains(p.toolkit));
+        }
+        if (stored) {
+            from_store.push_back(std::string(s) + " (signed in)");
+        } else {
+            missing.push_back(s);
+        }
+    }
+    for (auto const& s : from_store) {
+        found.push_back(s);
     }
     return fmt::format("{} toolkits, {} tools; secrets found: {}; not set: {}", kits.size(),
                        provider.tools().size(), found.empty() ? "none" : fmt::format("{}", fmt::join(found, ", ")),
@@ -179,20 +214,31 @@ service make_catalogue_service(config const& cfg, boost::asio::io_context& ioc)
     options.max_response_bytes = cfg.max_response_bytes;
     options.ca_file = cfg.ca_file;
     auto client = std::make_shared<transport::https_client>(ioc, options);
-    auto credentials = std::make_shared<toolkits::environment_credentials>();
+    credential_settings settings;
+    settings.secrets_file = cfg.secrets_file;
+    settings.credentials_file = cfg.credentials_file;
+    settings.token_store = cfg.token_store;
+    settings.shared = cfg.shared_credentials;
+    settings.per_request = cfg.per_request_credentials;
+    settings.allow_insecure = cfg.allow_insecure_upstream;
+    auto hub = std::make_shared<credential_hub>(std::move(settings), *client);
+    auto credentials = hub->server_secrets();
     warn_insecure_secret_urls(cfg, *credentials);
+    warn_unrenewable(*hub);
     toolkits::execution_options execution;
     execution.allow_insecure_upstream = cfg.allow_insecure_upstream;
     auto executor = std::make_shared<toolkits::http_executor>(
-        *client, *credentials, read_overrides(cfg), toolkits::shaping_options{}, execution);
+        *client, *credentials, read_overrides(cfg), toolkits::shaping_options{}, execution,
+        hub->tokens());
     auto provider = std::make_unique<toolkits::catalogue_provider>(sel, *executor);
     service svc;
-    svc.summary = summarise(*provider, *credentials);
+    svc.summary = summarise(*provider, *credentials, hub->tokens()->snapshot());
     svc.search_texts = toolkits::search_entries(*provider);
     svc.credentials_note = credentials_note(*provider);
     svc.provider = std::move(provider);
     svc.upstream = client.get();
-    svc.owned = {client, credentials, executor};
+    svc.credentials = hub;
+    svc.owned = {client, hub, executor}; // the hub holds the server's secrets
     return svc;
 }
 

@@ -175,9 +175,32 @@ std::vector<std::string> split_token_list(std::string_view text)
     return out;
 }
 
-void static_tokens::add(std::string_view token)
+std::pair<std::string, std::string> split_label(std::string_view entry)
+{
+    entry = trim(entry);
+    auto const blank = entry.find_first_of(" \t");
+    if (blank == std::string_view::npos) {
+        return {std::string(), std::string(entry)};
+    }
+    auto const label = entry.substr(0, blank);
+    auto const token = trim(entry.substr(blank + 1));
+    bool const good = label.size() <= 64 && std::all_of(label.begin(), label.end(), [](char c) {
+                          return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' ||
+                                 c == '_' || c == '@' || c == '-';
+                      });
+    if (!good || token.empty() || token.find_first_of(" \t") != std::string_view::npos) {
+        // Neither part is quoted: either could be the token.
+        throw std::invalid_argument("a client token entry must be `<token>` or `<label> <token>`, "
+                                    "the label made of letters, digits, '.', '_', '@' and '-' "
+                                    "(at most 64)");
+    }
+    return {std::string(label), std::string(token)};
+}
+
+void static_tokens::add(std::string_view token, std::string label)
 {
     digests_.push_back(sha256(token));
+    labels_.push_back(std::move(label));
 }
 
 std::optional<std::string> static_tokens::match(std::string_view token) const
@@ -191,6 +214,9 @@ std::optional<std::string> static_tokens::match(std::string_view token) const
     }
     if (found == digests_.size()) {
         return std::nullopt;
+    }
+    if (!labels_[found].empty()) {
+        return "static:" + labels_[found];
     }
     // A short prefix of the digest names the token in logs and binds sessions to it; it tells
     // nothing useful about a token of reasonable length.
@@ -228,12 +254,13 @@ std::optional<auth_settings> settings_from(config const& cfg)
         auto more = split_token_list(env);
         tokens.insert(tokens.end(), more.begin(), more.end());
     }
-    for (auto const& token : tokens) {
+    for (auto const& entry : tokens) {
+        auto [label, token] = split_label(entry);
         if (token.size() < 16) {
             spdlog::warn("a static client token is shorter than 16 characters; use long random "
                          "tokens (e.g. openssl rand -hex 32)");
         }
-        settings.tokens.add(token);
+        settings.tokens.add(token, std::move(label));
     }
     if (!cfg.oauth_jwks_file.empty()) {
         if (cfg.oauth_issuer.empty()) {

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace toolgate::server {
@@ -23,23 +24,31 @@ namespace toolgate::server {
 bool secrets_equal(std::string_view a, std::string_view b);
 
 /// Tokens from a file: one per line, surrounding blanks trimmed, blank lines and lines starting
-/// with `#` ignored. Throws std::invalid_argument when the file cannot be read.
+/// with `#` ignored. A line may name its client first: `alice <token>` (see split_label).
+/// Throws std::invalid_argument when the file cannot be read.
 std::vector<std::string> read_token_file(std::string const& path);
 /// Comma-separated tokens (TOOLGATE_AUTH_TOKENS), blanks trimmed, empty items dropped.
 std::vector<std::string> split_token_list(std::string_view text);
 
+/// A token entry `label token` split in two (a token alone: empty label). A label names the
+/// client as its principal (`static:alice`), e.g. in --credentials-file; it is 1 to 64 of
+/// letters, digits, `.`, `_`, `@` and `-`. Throws std::invalid_argument for a bad label.
+std::pair<std::string, std::string> split_label(std::string_view entry);
+
 /// Accepted static bearer tokens, held as SHA-256 digests only. Several may be valid at once
-/// so they can be rotated.
+/// so they can be rotated (several tokens may share a label).
 class static_tokens {
 public:
-    void add(std::string_view token);
-    /// The principal ("static:" and a short digest prefix) when `token` is one of ours. Every
-    /// stored digest is compared, whichever matches, so timing tells nothing.
+    void add(std::string_view token, std::string label = {});
+    /// The principal when `token` is one of ours: "static:<label>", or "static:" and a short
+    /// digest prefix for a token without a label. Every stored digest is compared, whichever
+    /// matches, so timing tells nothing.
     std::optional<std::string> match(std::string_view token) const;
     std::size_t size() const { return digests_.size(); }
 
 private:
     std::vector<std::array<unsigned char, 32>> digests_;
+    std::vector<std::string> labels_; ///< parallel to digests_
 };
 
 /// The outcome of checking one request.

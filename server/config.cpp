@@ -3,6 +3,8 @@
 
 #include "server/config_file.hpp"
 #include "toolkits/base_url.hpp"
+#include "server/auth_cli.hpp"
+#include "toolkits/selection.hpp"
 
 #include <CLI/App.hpp>
 #include <CLI/Config.hpp>
@@ -277,6 +279,26 @@ std::optional<config> parse_config(int argc, char** argv, int& exit_code,
     app.add_flag("--allow-insecure-upstream", c.allow_insecure_upstream,
                  "allow plain http:// platform URLs (--base-url, VECTORDB_SERVER_URL) to hosts "
                  "other than loopback; credentials then travel unencrypted");
+
+    app.add_option("--secrets-file", c.secrets_file,
+                   "platform secrets as KEY=VALUE lines (mode 0600), beside the environment and "
+                   "winning over it; reloaded on SIGHUP")
+        ->envname("TOOLGATE_SECRETS_FILE");
+    app.add_option("--token-store", c.token_store,
+                   "where OAuth sign-ins are kept (mode 0600; default "
+                   "$XDG_STATE_HOME/toolgate/tokens.json)")
+        ->envname("TOOLGATE_TOKEN_STORE");
+    app.add_option("--credentials-file", c.credentials_file,
+                   "HTTP with client authentication: each client's own platform secrets, in "
+                   "[principal] sections of KEY=VALUE lines (mode 0600); reloaded on SIGHUP")
+        ->envname("TOOLGATE_CREDENTIALS_FILE");
+    app.add_flag("--shared-credentials", c.shared_credentials,
+                 "with --credentials-file or --per-request-credentials: a client without a "
+                 "secret of its own may use the server's");
+    app.add_flag("--per-request-credentials", c.per_request_credentials,
+                 "HTTP with client authentication: a request may bring secrets in "
+                 "Toolgate-Secret-<VARIABLE> headers, used for that request only");
+    add_auth_commands(app, c);
 
     app.add_option("--log-level", c.log_level, "stderr log level")
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))

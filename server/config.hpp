@@ -78,6 +78,26 @@ struct config {
     std::string config_file;               ///< --config: TOML, one key per flag
     bool print_config = false;             ///< print the effective settings and exit
 
+    // Platform credentials (server/credential_hub.hpp)
+    std::string secrets_file;             ///< KEY=VALUE platform secrets, reloaded on SIGHUP
+    std::string token_store;              ///< OAuth tokens ("" : the default path)
+    std::string credentials_file;         ///< each client principal's own secrets
+    bool shared_credentials = false;      ///< clients without their own use the server's
+    bool per_request_credentials = false; ///< Toolgate-Secret-<VARIABLE> request headers
+
+    /// `toolgate auth <action> [Toolkit]` (server/auth_cli.hpp); action "" : serve.
+    struct auth_command {
+        std::string action; ///< login, client-credentials, status, logout, tenants
+        std::string toolkit;
+        std::uint16_t port = 0;               ///< login: loopback callback port (0: any free)
+        std::string redirect_host = "127.0.0.1"; ///< login: host named in the redirect URI
+        bool no_browser = false;              ///< login: print the URL only
+        std::string scopes;                   ///< login: scopes to ask for ("" : the catalogue's)
+        std::chrono::seconds login_timeout{300};
+        std::string subject_type = "enterprise"; ///< client-credentials (storage platform)
+        std::string subject_id;
+    } auth;
+
     // Logging and one-shot commands
     std::string log_level = "info";
     std::string log_format = "text";       ///< text | json (one object a line)

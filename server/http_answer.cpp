@@ -57,10 +57,11 @@ transport::header_list sse_headers(transport::header_list extra)
 // `result` and `ch` belong to answer_request's frame, which awaits this coroutine.
 asio::awaitable<void> produce(router& r, protocol::tool_call call, std::shared_ptr<conversation> conv,
                               std::string principal, std::shared_ptr<transport::message_sink> sink,
-                              std::optional<protocol::reply>& result, std::shared_ptr<channel> ch)
+                              std::optional<protocol::reply>& result, std::shared_ptr<channel> ch,
+                              credentials_ptr credentials)
 {
     result = co_await r.run_decided(std::move(call), std::move(conv), std::move(sink),
-                                    std::move(principal));
+                                    std::move(principal), std::move(credentials));
     co_await ch->async_send(boost::system::error_code(), std::string(),
                             asio::as_tuple(asio::use_awaitable));
 }
@@ -97,7 +98,8 @@ asio::awaitable<void> answer_request(router& r, protocol::message msg,
                                      std::shared_ptr<conversation> conv, std::string principal,
                                      std::shared_ptr<protocol::tool_view const> view,
                                      transport::http_responder& out, answer_format format,
-                                     transport::header_list extra_headers)
+                                     transport::header_list extra_headers,
+                                     credentials_ptr credentials)
 {
     std::optional<protocol::reply> result;
     bool streaming = false;
@@ -116,14 +118,14 @@ asio::awaitable<void> answer_request(router& r, protocol::message msg,
             // Nothing can precede the result, so no stream is prepared: the common case
             // costs no channel and no second coroutine.
             result = co_await r.run_decided(std::move(*call), std::move(conv), discard_sink(),
-                                            std::move(principal));
+                                            std::move(principal), std::move(credentials));
         } else {
             auto ex = co_await asio::this_coro::executor;
             auto ch = std::make_shared<channel>(ex, 256);
             auto sink = std::make_shared<channel_sink>(ch);
             // Named first: g++ 12 double-destroys temporaries inside a co_await operand.
             auto producing = produce(r, std::move(*call), std::move(conv), std::move(principal),
-                                     sink, result, ch);
+                                     sink, result, ch, std::move(credentials));
             auto pumping = pump(ch, out, streaming, extra_headers);
             co_await (std::move(producing) && std::move(pumping));
         }

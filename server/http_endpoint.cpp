@@ -10,6 +10,7 @@
 #include "server/http_answer.hpp"
 #include "server/metrics.hpp"
 #include "server/modern_headers.hpp"
+#include "transport/http_text.hpp"
 
 #include <boost/json/serialize.hpp>
 #include <fmt/format.h>
@@ -62,6 +63,34 @@ constexpr char const* allowed_request_headers =
     "Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, "
     "Mcp-Name, Last-Event-ID, Toolgate-Toolkits, Toolgate-Tools, Toolgate-Tool-Mode, "
     "Toolgate-Read-Only";
+
+/// The preflight's allowed headers: ours, plus the Toolgate-Secret-<VARIABLE> names the page
+/// asks for when per-request credentials are on (CORS cannot allow a name prefix).
+std::string allowed_headers_for(http_request const& request, bool per_request_credentials)
+{
+    std::string allowed = allowed_request_headers;
+    auto const* asked = request.header("access-control-request-headers");
+    if (!per_request_credentials || asked == nullptr) {
+        return allowed;
+    }
+    std::string_view rest = *asked;
+    for (int count = 0; !rest.empty() && count < 32; ++count) {
+        auto const comma = rest.find(',');
+        auto name = transport::trim_ows(rest.substr(0, comma));
+        auto lower = transport::to_lower_ascii(name);
+        bool const plain = std::all_of(lower.begin(), lower.end(), [](char c) {
+            return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+        });
+        if (plain && lower.size() <= 96 && lower.starts_with(secret_header_prefix)) {
+            allowed += ", " + lower;
+        }
+        if (comma == std::string_view::npos) {
+            break;
+        }
+        rest.remove_prefix(comma + 1);
+    }
+    return allowed;
+}
 
 /// The paths an OAuth client probes after a 401 (RFC 9728, RFC 8414, OpenID discovery, RFC
 /// 7591 dynamic registration).
@@ -266,7 +295,10 @@ asio::awaitable<void> mcp_http_endpoint::handle(http_request request, http_respo
         header_list headers;
         if (origin) {
             headers.emplace_back("Access-Control-Allow-Methods", "POST, GET, DELETE, OPTIONS");
-            headers.emplace_back("Access-Control-Allow-Headers", allowed_request_headers);
+            bool const per_request = options_.credentials != nullptr &&
+                                     options_.credentials->settings().per_request;
+            headers.emplace_back("Access-Control-Allow-Headers",
+                                 allowed_headers_for(request, per_request));
             headers.emplace_back("Access-Control-Max-Age", "600");
         }
         headers.emplace_back("Allow", "POST, GET, DELETE, OPTIONS");
@@ -285,7 +317,22 @@ asio::awaitable<void> mcp_http_endpoint::handle(http_request request, http_respo
     }
     out.mark_authenticated();
     if (request.method == "POST") {
-        co_await post(request, out, std::move(principal));
+        // The request's platform credentials, assembled once for every call it makes
+        // (issue 14 item 5). Header values are never logged or echoed.
+        credentials_ptr credentials;
+        if (options_.credentials != nullptr) {
+            auto assembled = options_.credentials->for_request(principal, request.headers);
+            if (!assembled.refusal.empty()) {
+                spdlog::warn("http: 400 from {}: per-request credentials refused", request.peer);
+                out.close_after_response();
+                std::string body = error_body(nullptr, protocol::error_code::invalid_request,
+                                              "Bad Request: " + assembled.refusal);
+                co_await out.respond(400, json_headers(), std::move(body));
+                co_return;
+            }
+            credentials = std::move(assembled.credentials);
+        }
+        co_await post(request, out, std::move(principal), std::move(credentials));
     } else if (request.method == "DELETE") {
         co_await remove(request, out, std::move(principal));
     } else {
@@ -324,7 +371,7 @@ asio::awaitable<void> mcp_http_endpoint::remove(http_request const& request, htt
 }
 
 asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_responder& out,
-                                              std::string principal)
+                                              std::string principal, credentials_ptr credentials)
 {
     auto const* type = request.header("content-type");
     if (!type || !type->starts_with("application/json")) {
@@ -387,7 +434,7 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
             co_return;
         }
         auto outcome = co_await router_.run_batch(conv, std::move(doc.get_array()),
-                                                  discard_sink());
+                                                  discard_sink(), credentials);
         if (outcome.refused) {
             co_await out.respond(400, json_headers(), std::move(*outcome.refused));
         } else if (outcome.answer) {
@@ -431,8 +478,9 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
             co_return;
         }
         auto const format = answer_format_for(request, accepts.sse, accepts.gzip ? &gzip_ : nullptr);
+        transport::header_list no_headers;
         co_await answer_request(router_, std::move(msg), nullptr, std::move(principal), view,
-                                out, format, {});
+                                out, format, std::move(no_headers), std::move(credentials));
         co_return;
     }
 
@@ -524,8 +572,9 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
         conv = sessions_.make_conversation(); // L9: ping needs no session
     }
     auto const format = answer_format_for(request, accepts.sse, accepts.gzip ? &gzip_ : nullptr);
+    transport::header_list no_headers;
     co_await answer_request(router_, std::move(msg), conv, std::move(principal), view, out,
-                            format, {});
+                            format, std::move(no_headers), std::move(credentials));
 }
 
 } // namespace toolgate::server

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "server/client_auth.hpp"
+#include "server/credential_hub.hpp"
 #include "server/router.hpp"
 #include "server/session_registry.hpp"
 #include "server/tool_views.hpp"
@@ -32,6 +33,9 @@ struct endpoint_options {
     /// client authentication unless `metrics_public`. Outlives us.
     server_metrics const* metrics = nullptr;
     bool metrics_public = false;
+    /// Each request's platform credentials come from here; null: the server's for every
+    /// call. Outlives the endpoint.
+    credential_hub const* credentials = nullptr;
 };
 
 class mcp_http_endpoint final : public transport::http_handler {
@@ -55,7 +59,8 @@ private:
                                                transport::http_responder& out);
     /// `principal`: the authenticated client ("" without client auth); sessions bind to it.
     boost::asio::awaitable<void> post(transport::http_request const& request,
-                                      transport::http_responder& out, std::string principal);
+                                      transport::http_responder& out, std::string principal,
+                                      credentials_ptr credentials);
     boost::asio::awaitable<void> remove(transport::http_request const& request,
                                         transport::http_responder& out, std::string principal);
 

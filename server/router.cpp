@@ -208,7 +208,8 @@ router::run_call(protocol::tool_call call, std::shared_ptr<transport::message_si
         forwarded = call.trace->child(span_id);
     }
     routed_call_context context(std::move(sink), call.progress_token, call.level, call.version,
-                                call.view, std::move(forwarded), std::move(call.tracestate));
+                                call.view, std::move(forwarded), std::move(call.tracestate),
+                                std::move(origin.credentials));
     if (spdlog::should_log(spdlog::level::debug)) {
         // Secret-named arguments are masked at every level (issue 6 item 6).
         spdlog::debug("tools/call id={} request_id={} tool={} arguments={}", log_id(call.id),
@@ -344,14 +345,16 @@ void router::on_text(std::shared_ptr<conversation> conv, std::string text,
 asio::awaitable<std::optional<protocol::reply>>
 router::handle(protocol::message msg, std::shared_ptr<conversation> conv,
                std::shared_ptr<transport::message_sink> stream,
-               std::shared_ptr<protocol::tool_view const> view)
+               std::shared_ptr<protocol::tool_view const> view, credentials_ptr credentials)
 {
     auto decided = decide(msg, conv.get(), view);
     if (auto* r = std::get_if<protocol::reply>(&decided)) {
         co_return std::move(*r);
     }
     if (auto* call = std::get_if<protocol::tool_call>(&decided)) {
-        co_return co_await run_decided(std::move(*call), std::move(conv), std::move(stream));
+        std::string no_principal; // named: no braced temporaries inside a co_await operand
+        co_return co_await run_decided(std::move(*call), std::move(conv), std::move(stream),
+                                       std::move(no_principal), std::move(credentials));
     }
     co_return std::nullopt;
 }
@@ -390,7 +393,8 @@ router::decision router::decide(protocol::message const& msg, conversation* conv
 
 asio::awaitable<std::optional<protocol::reply>>
 router::run_decided(protocol::tool_call call, std::shared_ptr<conversation> conv,
-                    std::shared_ptr<transport::message_sink> stream, std::string principal)
+                    std::shared_ptr<transport::message_sink> stream, std::string principal,
+                    credentials_ptr credentials)
 {
     if (auto busy = admit(call.id)) {
         count_refused(call);
@@ -402,7 +406,8 @@ router::run_decided(protocol::tool_call call, std::shared_ptr<conversation> conv
         co_return protocol::reply{std::move(*busy), 200, false};
     }
     principal_admission held_for_principal(*this, principal);
-    call_origin origin{conv ? conv->session_tag : std::string(), principal};
+    call_origin origin{conv ? conv->session_tag : std::string(), principal,
+                       std::move(credentials)};
     if (!conv || call.modern) {
         // Stateless: the caller's cancellation (the client closing the stream) reaches the
         // call through this coroutine's own slot.

@@ -25,6 +25,10 @@ namespace toolgate::server {
 struct inflight_call;
 class server_metrics;
 
+/// A call's platform credentials, assembled per request (server/credential_hub.hpp); null:
+/// the server's own.
+using credentials_ptr = std::shared_ptr<toolkits::call_credentials const>;
+
 /// One legacy conversation (a stdio process or an HTTP session): its protocol state and the
 /// calls it has in flight. Shared between threads; members are guarded by `mutex`.
 struct conversation {
@@ -74,7 +78,7 @@ public:
     boost::asio::awaitable<std::optional<protocol::reply>>
     handle(protocol::message msg, std::shared_ptr<conversation> conv,
            std::shared_ptr<transport::message_sink> stream,
-           std::shared_ptr<protocol::tool_view const> view = {});
+           std::shared_ptr<protocol::tool_view const> view = {}, credentials_ptr credentials = {});
 
     /// handle() in two steps, so that a caller can see whether a tool call may send
     /// notifications before choosing how to answer. decide() answers what needs no tool and
@@ -88,7 +92,8 @@ public:
                     std::shared_ptr<protocol::tool_view const> const& view);
     boost::asio::awaitable<std::optional<protocol::reply>>
     run_decided(protocol::tool_call call, std::shared_ptr<conversation> conv,
-                std::shared_ptr<transport::message_sink> stream, std::string principal = {});
+                std::shared_ptr<transport::message_sink> stream, std::string principal = {},
+                credentials_ptr credentials = {});
 
     /// What a JSON-RPC batch gets: `refused` (a single -32600 error, the batch was not
     /// served), or `answer` (the array), or neither (only notifications: nothing to send).
@@ -101,7 +106,7 @@ public:
     /// with an error instead (security review 2).
     boost::asio::awaitable<batch_outcome>
     run_batch(std::shared_ptr<conversation> conv, boost::json::array batch,
-              std::shared_ptr<transport::message_sink> sink);
+              std::shared_ptr<transport::message_sink> sink, credentials_ptr credentials = {});
 
     /// Cancels every call of `conv` (stdin EOF, session end, shutdown).
     void cancel_all(conversation& conv);
@@ -128,10 +133,12 @@ public:
     std::size_t max_depth() const { return limits_.max_depth; }
 
 private:
-    /// Who a call is for, as its log line shows it (tags, never the values).
+    /// Who a call is for: as its log line shows it (tags, never the values), and the
+    /// platform credentials its request brought (null: the server's).
     struct call_origin {
         std::string session_tag;
         std::string principal;
+        credentials_ptr credentials = {};
     };
     boost::asio::awaitable<std::optional<std::string>>
     run_call(protocol::tool_call call, std::shared_ptr<transport::message_sink> sink,

@@ -57,7 +57,7 @@ std::string batch_refusal(conversation& conv, json::array const& batch)
 
 asio::awaitable<router::batch_outcome>
 router::run_batch(std::shared_ptr<conversation> conv, json::array batch,
-                  std::shared_ptr<transport::message_sink> sink)
+                  std::shared_ptr<transport::message_sink> sink, credentials_ptr credentials)
 {
     if (auto why = batch_refusal(*conv, batch); !why.empty()) {
         co_return batch_outcome{invalid_batch(std::move(why)), std::nullopt};
@@ -80,7 +80,9 @@ router::run_batch(std::shared_ptr<conversation> conv, json::array batch,
         } else {
             auto& msg = std::get<protocol::message>(classified);
             id = msg.id();
-            answer = co_await handle(std::move(msg), conv, sink);
+            // Named: g++ 12 mishandles braced temporaries inside a co_await operand.
+            std::shared_ptr<protocol::tool_view const> const default_view;
+            answer = co_await handle(std::move(msg), conv, sink, default_view, credentials);
         }
         if (!answer) {
             continue;

@@ -1,6 +1,7 @@
 // Streamable HTTP mode: the listener, sessions and endpoint on a small thread pool.
 #include "server/app.hpp"
 #include "server/client_auth.hpp"
+#include "server/credential_hub.hpp"
 #include "server/http_endpoint.hpp"
 #include "server/metrics.hpp"
 #include "server/protocol_stack.hpp"
@@ -203,6 +204,20 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
         spdlog::warn("serving {} without client authentication (--allow-unauthenticated)",
                      cfg.host);
     }
+    // Per-client credentials need to know who the client is (issue 14 item 5).
+    if (!auth && (!cfg.credentials_file.empty() || cfg.per_request_credentials)) {
+        throw std::runtime_error(
+            "--credentials-file and --per-request-credentials need client authentication "
+            "(--auth-token-file, TOOLGATE_AUTH_TOKENS or --oauth-jwks-file)");
+    }
+    if (svc.credentials && svc.credentials->multi_user()) {
+        spdlog::info("platform credentials per client{}{}; the server's own {}",
+                     cfg.credentials_file.empty() ? "" : " (credentials file)",
+                     cfg.per_request_credentials ? " (Toolgate-Secret-* headers)" : "",
+                     cfg.shared_credentials ? "serve clients without their own "
+                                              "(--shared-credentials)"
+                                            : "serve no client");
+    }
     if (auth && !is_loopback_address(cfg.host)) {
         // A12: bearer tokens need TLS; toolgate speaks plain HTTP, so a proxy must add it.
         spdlog::info("client authentication on; terminate TLS in front of {}:{} (A12)", cfg.host,
@@ -238,6 +253,7 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
     mcp_options.ready = &ready;
     mcp_options.metrics = cfg.metrics_listen.empty() ? &metrics : nullptr;
     mcp_options.metrics_public = cfg.metrics_public;
+    mcp_options.credentials = svc.credentials.get();
     mcp_http_endpoint endpoint(r, sessions, origins, mcp_options);
     transport::http_limits limits;
     limits.max_body_bytes = cfg.max_body_bytes;
@@ -337,6 +353,10 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
                 } catch (std::exception const& e) {
                     spdlog::error("SIGHUP: client authentication not reloaded: {}", e.what());
                 }
+            }
+            if (svc.credentials) {
+                spdlog::info("SIGHUP: platform credentials reloaded: {}",
+                             svc.credentials->reload());
             }
             if (!stopping) {
                 await_hangup();

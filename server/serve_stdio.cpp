@@ -2,6 +2,7 @@
 #include "protocol/dispatcher.hpp"
 #include "protocol/jsonrpc.hpp"
 #include "server/app.hpp"
+#include "server/credential_hub.hpp"
 #include "server/protocol_stack.hpp"
 #include "server/router.hpp"
 #include "transport/stdio_channel.hpp"
@@ -14,12 +15,18 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 
 namespace toolgate::server {
 namespace asio = boost::asio;
 
 int serve_stdio(config const& cfg, asio::io_context& ioc, service& svc)
 {
+    if (!cfg.credentials_file.empty() || cfg.per_request_credentials) {
+        throw std::runtime_error("--credentials-file and --per-request-credentials serve several "
+                                 "clients over HTTP (--transport http with client "
+                                 "authentication); stdio has one client: use --secrets-file");
+    }
     protocol_stack stack(cfg, svc);
     router r(stack.provider(), stack.dispatcher(),
              {cfg.max_depth, cfg.max_inflight_per_session, cfg.max_inflight});
@@ -80,6 +87,22 @@ int serve_stdio(config const& cfg, asio::io_context& ioc, service& svc)
             poll_drained();
         };
     signals.async_wait(on_signal);
+    // SIGHUP: reread the secrets file and the token store (rotation without a restart).
+    asio::signal_set hangups(ioc, SIGHUP);
+    std::function<void(boost::system::error_code, int)> on_hangup =
+        [&](boost::system::error_code ec, int) {
+            if (ec || stopped) {
+                return;
+            }
+            if (svc.credentials) {
+                spdlog::info("SIGHUP: platform credentials reloaded: {}",
+                             svc.credentials->reload());
+            } else {
+                spdlog::info("SIGHUP: nothing to reload");
+            }
+            hangups.async_wait(on_hangup);
+        };
+    hangups.async_wait(on_hangup);
     std::size_t const limit = cfg.max_line_bytes;
     channel->start({
         [&r, conv, channel](std::string line) { r.on_text(conv, std::move(line), channel); },

@@ -125,6 +125,7 @@ tool_result<void> fill_url_secret(toolkit_spec const& toolkit, secret_transmissi
         prepared.redactions.push_back(std::string(parsed->encoded_authority()));
         prepared.redactions.push_back(std::string(parsed->encoded_host()));
     }
+    prepared.host_variables.emplace_back(rule.secret);
     auto& url = prepared.request.url;
     auto const key = placeholder(rule.secret);
     for (auto pos = url.find(key); pos != std::string::npos; pos = url.find(key, pos)) {
@@ -193,8 +194,8 @@ tool_result<void> authenticate(toolkit_spec const& toolkit, tool_spec const& too
             names += missing[i];
         }
         return refuse(std::string(toolkit.name) + "." + std::string(tool.name) + " needs " + names +
-                      ", which " + (missing.size() == 1 ? "is" : "are") +
-                      " not set: set the environment variable" + (missing.size() == 1 ? "" : "s") +
+                      ", which " + (missing.size() == 1 ? "is" : "are") + " not set: " +
+                      credentials.missing_hint(missing.size() != 1) +
                       " and call again; nothing was sent");
     }
     // URL secrets first: they are the ones that can still be refused (malformed values).

@@ -1,9 +1,14 @@
-// The default credential sources: the process environment and a fixed map.
+// The credential sources: the process environment, a fixed map, layers and an overlay.
 #include "toolkits/credentials.hpp"
 
 #include <cstdlib>
 
 namespace toolgate::toolkits {
+
+std::string credential_source::missing_hint(bool plural) const
+{
+    return plural ? "set the environment variables" : "set the environment variable";
+}
 
 std::optional<std::string> environment_credentials::find(std::string_view variable) const
 {
@@ -23,6 +28,31 @@ std::optional<std::string> fixed_credentials::find(std::string_view variable) co
         return std::nullopt;
     }
     return it->second;
+}
+
+std::optional<std::string> layered_credentials::find(std::string_view variable) const
+{
+    for (auto const& layer : layers_) {
+        if (layer) {
+            if (auto value = layer->find(variable)) {
+                return value;
+            }
+        }
+    }
+    return std::nullopt;
+}
+
+std::string layered_credentials::missing_hint(bool plural) const
+{
+    return hint_.empty() ? credential_source::missing_hint(plural) : hint_;
+}
+
+std::optional<std::string> overlay_credentials::find(std::string_view variable) const
+{
+    if (variable == variable_ && !value_.empty()) {
+        return value_;
+    }
+    return base_.find(variable);
 }
 
 } // namespace toolgate::toolkits

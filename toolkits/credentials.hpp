@@ -1,12 +1,15 @@
 // Where platform secrets come from. Auth adapters ask a credential_source for each variable
-// they need, so a multi-user deployment can later hand in per-request credentials; the
-// process environment is only the default source.
+// they need; a call's source is assembled once per request (request headers, the client's own
+// secrets, the server's) and handed to the executor with the call, so nothing deep inside
+// reads a global. The process environment is only the default source.
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace toolgate::toolkits {
 
@@ -18,6 +21,9 @@ public:
     /// The secret's value, or nullopt when it is not configured. An empty value counts as
     /// not configured: an empty API key can only ever earn a 401.
     virtual std::optional<std::string> find(std::string_view variable) const = 0;
+    /// How to supply a missing secret, completing "… needs X, which is not set: <hint>"
+    /// (`plural`: several variables are missing). Names settings, never values.
+    virtual std::string missing_hint(bool plural) const;
 };
 
 /// Reads the process environment at each lookup. Nothing in toolgate calls setenv while
@@ -27,11 +33,12 @@ public:
     std::optional<std::string> find(std::string_view variable) const override;
 };
 
-/// A fixed set of secrets: tests, and later credentials that arrive with a request.
+/// A fixed set of secrets: tests, a secrets file, a client's own secrets, request headers.
 class fixed_credentials final : public credential_source {
 public:
+    using map = std::map<std::string, std::string, std::less<>>;
     fixed_credentials() = default;
-    explicit fixed_credentials(std::map<std::string, std::string, std::less<>> values)
+    explicit fixed_credentials(map values)
         : values_(std::move(values))
     {
     }
@@ -40,9 +47,48 @@ public:
         values_[std::move(variable)] = std::move(value);
     }
     std::optional<std::string> find(std::string_view variable) const override;
+    map const& values() const { return values_; }
 
 private:
-    std::map<std::string, std::string, std::less<>> values_;
+    map values_;
+};
+
+/// Several sources asked in order; the first that has a variable wins. Holds its layers
+/// (shared, immutable) so a call's source outlives whatever reloads them meanwhile.
+class layered_credentials final : public credential_source {
+public:
+    explicit layered_credentials(
+        std::vector<std::shared_ptr<credential_source const>> layers, std::string hint = {})
+        : layers_(std::move(layers))
+        , hint_(std::move(hint))
+    {
+    }
+    std::optional<std::string> find(std::string_view variable) const override;
+    /// The hint given at construction, or the default one.
+    std::string missing_hint(bool plural) const override;
+
+private:
+    std::vector<std::shared_ptr<credential_source const>> layers_;
+    std::string hint_;
+};
+
+/// `base` with one variable set on top (an access token the token store supplied for one
+/// call). `base` must outlive this object.
+class overlay_credentials final : public credential_source {
+public:
+    overlay_credentials(credential_source const& base, std::string variable, std::string value)
+        : base_(base)
+        , variable_(std::move(variable))
+        , value_(std::move(value))
+    {
+    }
+    std::optional<std::string> find(std::string_view variable) const override;
+    std::string missing_hint(bool plural) const override { return base_.missing_hint(plural); }
+
+private:
+    credential_source const& base_;
+    std::string variable_;
+    std::string value_;
 };
 
 } // namespace toolgate::toolkits

@@ -1,14 +1,18 @@
-// build -> authenticate -> send -> shape (see http_executor.hpp).
+// build -> authenticate -> send -> shape (see http_executor.hpp). For the OAuth toolkits the
+// access token may come from the token source, which renews it; a 401 to such a token gets
+// one renewal and one retry.
 #include "toolkits/http_executor.hpp"
 
 #include "toolkits/auth.hpp"
 #include "toolkits/call_reporter.hpp"
+#include "toolkits/oauth_providers.hpp"
 #include "toolkits/request_builder.hpp"
 #include "toolkits/secret_names.hpp"
 
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include <algorithm>
 #include <optional>
 
 namespace toolgate::toolkits {
@@ -31,6 +35,34 @@ private:
     std::size_t bytes_;
 };
 
+/// The caller's secrets, whose "not set" hint also offers the sign-in that would supply the
+/// access token (only where the caller may use the server's token store).
+class sign_in_hint final : public credential_source {
+public:
+    sign_in_hint(credential_source const& base, oauth_provider const& provider)
+        : base_(base), provider_(provider)
+    {
+    }
+    std::optional<std::string> find(std::string_view variable) const override
+    {
+        return base_.find(variable);
+    }
+    std::string missing_hint(bool plural) const override
+    {
+        return base_.missing_hint(plural) + ", or sign in once with `toolgate auth login " +
+               std::string(provider_.toolkit) + "` (toolgate then renews the access token),";
+    }
+
+private:
+    credential_source const& base_;
+    oauth_provider const& provider_;
+};
+
+bool lists(std::span<const std::string_view> names, std::string_view name)
+{
+    return std::find(names.begin(), names.end(), name) != names.end();
+}
+
 std::string qualified_name(toolkit_spec const& toolkit, tool_spec const& tool)
 {
     return std::string(toolkit.name) + "." + std::string(tool.name);
@@ -40,9 +72,10 @@ std::string qualified_name(toolkit_spec const& toolkit, tool_spec const& tool)
 
 http_executor::http_executor(transport::outbound_client& client,
                              credential_source const& credentials, base_url_overrides overrides,
-                             shaping_options options, execution_options execution)
-    : client_(client), credentials_(credentials), overrides_(std::move(overrides)),
-      options_(options), execution_(execution)
+                             shaping_options options, execution_options execution,
+                             std::shared_ptr<token_source> tokens)
+    : client_(client), credentials_(credentials), tokens_(std::move(tokens)),
+      overrides_(std::move(overrides)), options_(options), execution_(execution)
 {
 }
 
@@ -50,11 +83,19 @@ tool_result<prepared_request> http_executor::prepare(toolkit_spec const& toolkit
                                                      tool_spec const& tool,
                                                      boost::json::object const& arguments) const
 {
+    return prepare(toolkit, tool, arguments, credentials_);
+}
+
+tool_result<prepared_request> http_executor::prepare(toolkit_spec const& toolkit,
+                                                     tool_spec const& tool,
+                                                     boost::json::object const& arguments,
+                                                     credential_source const& credentials) const
+{
     auto prepared = build_request(toolkit, tool, arguments, overrides_);
     if (!prepared) {
         return prepared.error();
     }
-    if (auto authenticated = authenticate(toolkit, tool, credentials_, *prepared,
+    if (auto authenticated = authenticate(toolkit, tool, credentials, *prepared,
                                           execution_.allow_insecure_upstream);
         !authenticated) {
         return authenticated.error();
@@ -82,36 +123,108 @@ boost::asio::awaitable<protocol::call_result> http_executor::execute(toolkit_spe
     if (auto local = answer_locally(tool, arguments)) {
         co_return std::move(*local);
     }
-    auto prepared = prepare(toolkit, tool, arguments);
+    // The call's own credentials (its request's), or the server's. Copies of the shared
+    // pointers keep them alive for the whole call, whatever reloads meanwhile.
+    std::shared_ptr<credential_source const> own_secrets;
+    std::shared_ptr<token_source> tokens = tokens_;
+    if (auto const* given = context.credentials()) {
+        own_secrets = given->secrets;
+        tokens = given->tokens;
+    }
+    credential_source const& secrets = own_secrets ? *own_secrets : credentials_;
+
+    // An OAuth toolkit's access token: a configured value wins (DECISIONS), else the token
+    // source supplies (and renews) it.
+    auto const* provider = find_oauth_provider(toolkit.name);
+    bool const needs_token = provider != nullptr && lists(tool.secrets, provider->access_variable);
+    std::string stored_token;
+    if (needs_token && tokens && !secrets.find(provider->access_variable)) {
+        auto answer = co_await tokens->access_token(std::string(toolkit.name), {});
+        if (answer.state == token_answer::kind::failed) {
+            report_refusal(context, toolkit, tool, answer.text);
+            co_return protocol::call_result::error(std::move(answer.text));
+        }
+        if (answer.state == token_answer::kind::token) {
+            stored_token = std::move(answer.text);
+        }
+    }
+    auto const argument_secrets = secret_argument_values(arguments);
+    auto prepare_with = [&](std::string const& token) {
+        if (!token.empty()) {
+            overlay_credentials with_token(secrets, std::string(provider->access_variable), token);
+            return prepare(toolkit, tool, arguments, with_token);
+        }
+        if (needs_token && tokens) {
+            return prepare(toolkit, tool, arguments, sign_in_hint(secrets, *provider));
+        }
+        return prepare(toolkit, tool, arguments, secrets);
+    };
+    auto prepared = prepare_with(stored_token);
     if (!prepared) {
         report_refusal(context, toolkit, tool, prepared.error().message);
         co_return protocol::call_result::error(std::move(prepared.error().message));
     }
-    // Logs never show a secret, a secret host, or a secret-named argument (issue 6 item 6).
-    prepared->request.log_redactions = prepared->redactions;
-    for (auto& value : secret_argument_values(arguments)) {
-        prepared->request.log_redactions.push_back(std::move(value));
+    auto sent =
+        co_await send_and_shape(toolkit, tool, std::move(*prepared), argument_secrets, context);
+    if (sent.status != 401 || stored_token.empty()) {
+        co_return std::move(sent.result);
     }
-    prepared->request.toolkit = toolkit.name; // static storage: the catalogue's
+    // The platform refused a token from the store before it expired (revoked, or renewed
+    // elsewhere): renew once and try again. A 401 is answered before anything is done, so
+    // repeating the request is safe whatever its method.
+    auto renewed = co_await tokens->access_token(std::string(toolkit.name), stored_token);
+    if (renewed.state == token_answer::kind::failed) {
+        report_refusal(context, toolkit, tool, renewed.text);
+        co_return protocol::call_result::error(std::move(renewed.text));
+    }
+    if (renewed.state != token_answer::kind::token || renewed.text == stored_token) {
+        co_return std::move(sent.result);
+    }
+    auto again = prepare_with(renewed.text);
+    if (!again) {
+        report_refusal(context, toolkit, tool, again.error().message);
+        co_return protocol::call_result::error(std::move(again.error().message));
+    }
+    auto retried =
+        co_await send_and_shape(toolkit, tool, std::move(*again), argument_secrets, context);
+    co_return std::move(retried.result);
+}
+
+// `context` belongs to the router for the whole call (see tool_provider.hpp).
+boost::asio::awaitable<http_executor::sent_call>
+http_executor::send_and_shape(toolkit_spec const& toolkit, tool_spec const& tool,
+                              prepared_request prepared, std::vector<std::string> argument_secrets,
+                              call_context& context)
+{
+    // Logs never show a secret, a secret host, or a secret-named argument (issue 6 item 6).
+    prepared.request.log_redactions = prepared.redactions;
+    for (auto& value : argument_secrets) {
+        prepared.request.log_redactions.push_back(std::move(value));
+    }
+    prepared.request.toolkit = toolkit.name; // static storage: the catalogue's
     // A caller's trace continues upstream (W3C Trace Context), so the platform's own logs can
     // be matched with ours.
     if (auto const parent = context.traceparent(); !parent.empty()) {
-        prepared->request.headers.emplace_back("traceparent", std::string(parent));
+        prepared.request.headers.emplace_back("traceparent", std::string(parent));
         if (auto const state = context.tracestate(); !state.empty()) {
-            prepared->request.headers.emplace_back("tracestate", std::string(state));
+            prepared.request.headers.emplace_back("tracestate", std::string(state));
         }
     }
     // Progress and log notifications while the request is out, when the client asked for any.
     std::optional<call_reporter> reporter;
     if (context.reporting()) {
         reporter.emplace(context, qualified_name(toolkit, tool));
-        prepared->request.on_event = reporter->observer();
+        prepared.request.on_event = reporter->observer();
         reporter->start_heartbeat(co_await boost::asio::this_coro::executor);
     }
     // The request is copied into send(): the prepared redactions stay here for shaping.
-    auto result = co_await client_.send(prepared->request);
+    auto result = co_await client_.send(prepared.request);
     if (reporter) {
         reporter->stop();
+    }
+    sent_call out;
+    if (result.failure == transport::outbound_failure::none) {
+        out.status = result.response.status;
     }
     // The answer's bytes count against the budget until its result is gone (sent).
     auto const bytes = result.response.body.size();
@@ -120,17 +233,18 @@ boost::asio::awaitable<protocol::call_result> http_executor::execute(toolkit_spe
     if (execution_.answer_budget_bytes > 0 && before > 0 &&
         before + bytes > execution_.answer_budget_bytes) {
         // The answer itself is dropped at once: shaping it would hold several times its size.
-        co_return protocol::call_result::error(
+        out.result = protocol::call_result::error(
             std::string(toolkit.name) + "." + std::string(tool.name) + ": the platform's answer (" +
             std::to_string(bytes) + " bytes) arrived while other large answers fill toolgate's "
             "memory budget for answers; retry shortly, or ask for less (fields, page size)");
+        co_return out;
     }
-    auto shaped = shape_result(toolkit, tool, *prepared, result, options_);
-    shaped.reservation = std::move(share);
+    out.result = shape_result(toolkit, tool, prepared, result, options_);
+    out.result.reservation = std::move(share);
     if (result.failure == transport::outbound_failure::none) {
-        shaped.upstream_status = result.response.status;
+        out.result.upstream_status = result.response.status;
     }
-    co_return shaped;
+    co_return out;
 }
 
 } // namespace toolgate::toolkits

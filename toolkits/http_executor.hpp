@@ -7,6 +7,7 @@
 #include "toolkits/credentials.hpp"
 #include "toolkits/executor.hpp"
 #include "toolkits/result_shaper.hpp"
+#include "toolkits/token_source.hpp"
 #include "transport/outbound.hpp"
 
 #include <atomic>
@@ -28,9 +29,12 @@ class http_executor final : public tool_executor {
 public:
     /// `client` and `credentials` must outlive the executor and every call it runs; both are
     /// used from several calls at once. `overrides` is copied and never changes afterwards.
+    /// `credentials` and `tokens` are the defaults for calls whose context brings none
+    /// (call_context::credentials()); `tokens` may be null (no token store).
     http_executor(transport::outbound_client& client, credential_source const& credentials,
                   base_url_overrides overrides, shaping_options options = {},
-                  execution_options execution = {});
+                  execution_options execution = {},
+                  std::shared_ptr<token_source> tokens = nullptr);
 
     /// Runs one call. Cancellation (notifications/cancelled, session end) reaches the
     /// outbound client through this coroutine's cancellation slot. `toolkit` and `tool` are
@@ -45,10 +49,27 @@ public:
     /// prepared redactions before showing it). M-tool schema requests have no request.
     tool_result<prepared_request> prepare(toolkit_spec const& toolkit, tool_spec const& tool,
                                           boost::json::object const& arguments) const;
+    /// prepare() with the secrets of `credentials` instead of the default source.
+    tool_result<prepared_request> prepare(toolkit_spec const& toolkit, tool_spec const& tool,
+                                          boost::json::object const& arguments,
+                                          credential_source const& credentials) const;
 
 private:
+    struct sent_call {
+        protocol::call_result result;
+        unsigned status = 0; ///< the platform's HTTP status; 0 when no answer came
+    };
+    /// Sends `prepared` and shapes the answer. `argument_secrets`: secret-named argument
+    /// values, masked in logs.
+    boost::asio::awaitable<sent_call> send_and_shape(toolkit_spec const& toolkit,
+                                                     tool_spec const& tool,
+                                                     prepared_request prepared,
+                                                     std::vector<std::string> argument_secrets,
+                                                     call_context& context);
+
     transport::outbound_client& client_;
     credential_source const& credentials_;
+    std::shared_ptr<token_source> tokens_;
     base_url_overrides overrides_;
     shaping_options options_;
     execution_options execution_;

@@ -35,6 +35,9 @@ struct prepared_request {
     std::vector<std::string> credential_values;
     /// Environment variables whose secrets the request carries (401/403 hints).
     std::vector<std::string> credential_variables;
+    /// Variables whose secret names the request's host (`DESK_SUBDOMAIN`,
+    /// `VECTORDB_SERVER_URL`): a resolve, connect or TLS failure points at them.
+    std::vector<std::string> host_variables;
     /// Path identifiers sent, in URL order.
     std::vector<path_argument> path_arguments;
     /// True when a base-URL override replaced the platform's base.

@@ -330,6 +330,16 @@ call_result failure_result(toolkit_spec const& toolkit, tool_spec const& tool,
     auto message = label(toolkit, tool) + " failed: " + std::string(failure_phase(result.failure));
     auto detail = result.detail.empty() ? "platform " + origin_of(sent.request.url) : result.detail;
     message += " (" + redact(std::move(detail), sent.redactions) + ").";
+    bool const host_problem = result.failure == outbound_failure::resolve ||
+                              result.failure == outbound_failure::connect ||
+                              result.failure == outbound_failure::tls;
+    if (host_problem && !sent.host_variables.empty()) {
+        // The host came from a secret (issue 14 item 7): say which setting to check, never
+        // what it holds (DECISIONS: those hosts are secrets too).
+        message += " The host comes from " + join_names(sent.host_variables) + ": check that " +
+                   (sent.host_variables.size() == 1 ? "it names" : "they name") + " your " +
+                   std::string(toolkit.name) + " account's server (its value is not shown).";
+    }
     bool const unknown_outcome = result.failure == outbound_failure::timeout ||
                                  result.failure == outbound_failure::cancelled ||
                                  result.failure == outbound_failure::protocol ||

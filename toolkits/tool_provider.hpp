@@ -5,6 +5,7 @@
 #include "protocol/log_level.hpp"
 #include "protocol/tool_descriptor.hpp"
 #include "protocol/tool_view.hpp"
+#include "toolkits/token_source.hpp"
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/json/object.hpp>
@@ -38,6 +39,9 @@ public:
     /// call's own span, and the caller's `tracestate`); empty when the call carries none.
     virtual std::string_view traceparent() const { return {}; }
     virtual std::string_view tracestate() const { return {}; }
+    /// The credentials this call may use (assembled once for its request: headers, the
+    /// client's own secrets, the server's); nullptr: the executor's defaults (the server's).
+    virtual call_credentials const* credentials() const { return nullptr; }
 };
 
 /// A set of tools. Immutable after construction, shared across threads.

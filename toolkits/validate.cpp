@@ -7,6 +7,8 @@
 
 #include <boost/json/value.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -215,6 +217,30 @@ bool has_format(value_format format, std::string_view s)
     return true;
 }
 
+bool is_credential_header(toolkit_spec const& toolkit, tool_spec const& tool,
+                          param_spec const& param)
+{
+    if (param.in != param_location::header) {
+        return false;
+    }
+    auto const same = [](std::string_view a, std::string_view b) {
+        return a.size() == b.size() &&
+               std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+                   return std::tolower(static_cast<unsigned char>(x)) ==
+                          std::tolower(static_cast<unsigned char>(y));
+               });
+    };
+    for (auto const& rule : toolkit.transmission) {
+        bool const listed =
+            std::find(tool.secrets.begin(), tool.secrets.end(), rule.secret) != tool.secrets.end();
+        if (listed && (rule.in == "header" || rule.in == "basic") &&
+            same(rule.name, param.wire_name)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 std::optional<std::string> validate_arguments(toolkit_spec const& toolkit, tool_spec const& tool,
                                               json::object const& arguments)
 {
@@ -232,7 +258,7 @@ std::optional<std::string> validate_arguments(toolkit_spec const& toolkit, tool_
         auto const* v = arguments.if_contains(p.name);
         bool absent = !v || v->is_null();
         if (absent) {
-            if (p.required) {
+            if (p.required && !is_credential_header(toolkit, tool, p)) {
                 return "missing required " + arg(p.name) + " (" +
                        std::string(type_name(p.type)) + ")";
             }

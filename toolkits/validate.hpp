@@ -20,6 +20,12 @@ namespace toolgate::toolkits {
 std::optional<std::string> validate_arguments(toolkit_spec const& toolkit, tool_spec const& tool,
                                               boost::json::object const& arguments);
 
+/// Whether `param` is a header argument carrying the same header as one of the toolkit's own
+/// credentials for this tool (CoreEngineApi's `Authorization` arguments). Such an argument is
+/// never required: when it is absent, the toolkit credential is sent instead (issue 14 item 6).
+bool is_credential_header(toolkit_spec const& toolkit, tool_spec const& tool,
+                          param_spec const& param);
+
 /// Rewrites whole-number doubles given for integer parameters (and integer array items) as
 /// integers, so `3.0` goes on the wire as `3`, not `3E0`. Call after validate_arguments.
 void normalise_integers(tool_spec const& tool, boost::json::object& arguments);

@@ -1,0 +1,45 @@
+// OAuth access tokens that can renew themselves (the OAuth toolkits' credential beyond a fixed
+// value), and the credentials one call runs with. The server implements token_source over its
+// token store; toolkits/ only asks it for a token.
+#pragma once
+
+#include "toolkits/credentials.hpp"
+
+#include <boost/asio/awaitable.hpp>
+
+#include <memory>
+#include <string>
+
+namespace toolgate::toolkits {
+
+/// What a token source answers for a toolkit.
+struct token_answer {
+    enum class kind {
+        none, ///< the toolkit is not signed in: its access variable is simply not set
+        token, ///< `text` is a usable access token
+        failed, ///< `text` is a tool error for the caller (what failed, what to do)
+    };
+    kind state = kind::none;
+    std::string text;
+};
+
+class token_source {
+public:
+    virtual ~token_source() = default;
+    /// A usable access token for `toolkit`, renewed first when it is about to expire.
+    /// `refused`: a token the platform has just answered 401 to; a new one is obtained unless
+    /// the store already holds a different one. Safe to call from several calls at once:
+    /// concurrent callers share one renewal. Never throws for network or platform failures.
+    virtual boost::asio::awaitable<token_answer> access_token(
+        std::string toolkit, std::string refused)
+        = 0;
+};
+
+/// The credentials one call uses: the secrets its request may use, and the token source
+/// (null when this caller may not use the server's OAuth sign-ins).
+struct call_credentials {
+    std::shared_ptr<credential_source const> secrets;
+    std::shared_ptr<token_source> tokens;
+};
+
+} // namespace toolgate::toolkits
