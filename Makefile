@@ -4,7 +4,7 @@ BUILD ?= build
 ARGS ?=
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build run test test-unit clean
+.PHONY: all deps configure build run test test-unit clean format format-check
 
 all: build
 
@@ -35,6 +35,14 @@ test-unit: build
 
 clean:
 	rm -rf $(BUILD)
+
+# Code style (.clang-format, clang-format 14): `make format` rewrites the C++ files in place;
+# `make format-check` fails on any difference (CI runs it).
+format:
+	@bash tools/format.sh fix
+
+format-check:
+	@bash tools/format.sh check
 
 # Benchmarks (bench/README.md): toolgate against the TypeScript SDK server and the fake platform
 # driven directly, one table. Not part of `make test`; the smoke run is (ctest bench.smoke).
