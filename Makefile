@@ -4,7 +4,7 @@ BUILD ?= build
 ARGS ?=
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build run test test-unit clean format format-check
+.PHONY: all deps configure build run test test-unit clean format format-check tidy
 
 all: build
 
@@ -43,6 +43,10 @@ format:
 
 format-check:
 	@bash tools/format.sh check
+
+# Static checks (.clang-tidy, clang-tidy 14) over the production sources; CI runs it.
+tidy: build
+	@bash tools/tidy.sh $(BUILD)
 
 # Benchmarks (bench/README.md): toolgate against the TypeScript SDK server and the fake platform
 # driven directly, one table. Not part of `make test`; the smoke run is (ctest bench.smoke).

@@ -422,7 +422,7 @@ std::variant<tool_call, rpc_error> dispatcher::read_call(message const& msg,
     call.progress_token = progress_token_of(params);
     call.view = view;
     auto trace = trace_of(params);
-    call.trace = std::move(trace.parent);
+    call.trace = trace.parent; // trivially copyable
     call.tracestate = std::move(trace.state);
     return call;
 }

@@ -16,7 +16,7 @@ namespace asio = boost::asio;
 /// A call queued for a connection. The timer runs on the waiting call's executor and expires
 /// at its deadline; release() cancels it (posted to that executor) after granting the lease.
 struct connection_pool::waiter {
-    explicit waiter(asio::any_io_executor ex) : timer(std::move(ex)) {}
+    explicit waiter(asio::any_io_executor ex) : timer(ex) {}
     asio::steady_timer timer;
     bool granted = false;                            // guarded by mutex_
     std::shared_ptr<upstream_connection> connection; // guarded by mutex_; empty: open one
