@@ -349,6 +349,38 @@ def repair_tool(toolkit, tool, ref_tool, clean_schema, log):
     elif full == "DeployApi.GetTeamMembers":
         tool["params"].insert(0, _param("team_id", "string", "path", "teamId", required=True))
         log.append(f"{full}: new required parameter team_id binds {{teamId}}")
+    elif full == "KanbanApi.UpdateKanbanCardCustomFields" and tool.get("request_body_schema"):
+        # The vendor schema asks for 32 hex digits where the platform's object ids have 24
+        # (its own ids everywhere else, and UpdateKanbanCardCustomField's pattern): with the
+        # body checked before sending, every real id would be refused.
+        item = tool["request_body_schema"]["properties"]["customFieldItems"]["items"]
+        for field in ("idCustomField", "idValue"):
+            item["properties"][field] = {"type": "string", "pattern": "^[0-9a-fA-F]{24}$"}
+        log.append(f"{full}: id patterns of 24 hex digits (the schema said 32)")
+    elif full == "LedgerApi.RetrieveBudgets":
+        # The binding sent the end date as DateFrom and the start date as DateTo: a model that
+        # fills the parameters by their names would ask for an empty or inverted period.
+        for p in tool["params"]:
+            if p["name"] == "filter_by_end_date":
+                p["wire_name"] = "DateTo"
+            elif p["name"] == "filter_start_date":
+                p["wire_name"] = "DateFrom"
+        log.append(f"{full}: filter_by_end_date sent as DateTo, filter_start_date as DateFrom "
+                   "(were swapped)")
+    elif full == "DeployApi.UpdateEdgeConfig":
+        # The vendor's query `slug` is optional, as on every other team-scoped tool; the
+        # upstream tool made it required by mixing it up with the body's `slug`.
+        for p in tool["params"]:
+            if p["name"] == "team_slug":
+                p["required"] = False
+        log.append(f"{full}: team_slug optional, as the platform has it")
+    elif full == "DeployApi.UpdateEdgeConfigSchema":
+        # The platform takes `definition` as a JSON Schema object; the parameter is a string,
+        # so it is published as JSON text and sent as the JSON it holds (wire_forms.cpp).
+        for p in tool["params"]:
+            if p["name"] == "edge_config_schema_definition":
+                p["schema"] = {"type": "string", "x-toolgate-wire": "json"}
+        log.append(f"{full}: edge_config_schema_definition sent as the JSON it holds")
     elif full == "KanbanApi.AddAttachmentToKanbanCard":
         for p in tool["params"]:
             if p["name"] == "file_attachment":
