@@ -47,8 +47,8 @@ struct settings {
 
 std::string canned_response(std::string const& body)
 {
-    return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " +
-           std::to_string(body.size()) + "\r\nConnection: keep-alive\r\n\r\n" + body;
+    return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+        + std::to_string(body.size()) + "\r\nConnection: keep-alive\r\n\r\n" + body;
 }
 
 // One keep-alive connection: read a request (headers and body), write the canned answer.
@@ -71,8 +71,8 @@ asio::awaitable<void> serve_requests(Stream& stream, std::string const& response
 }
 
 // Takes the socket by value: the coroutine owns it. `context` and `response` live in main().
-asio::awaitable<void> serve_tls(tcp::socket socket, ssl::context& context,
-                                std::string const& response)
+asio::awaitable<void> serve_tls(
+    tcp::socket socket, ssl::context& context, std::string const& response)
 {
     socket.set_option(tcp::no_delay(true));
     ssl::stream<tcp::socket> stream(std::move(socket), context);
@@ -103,7 +103,7 @@ void report(std::exception_ptr e)
 
 // Accepts on `acceptor`, spreading connections over the io_contexts round-robin.
 asio::awaitable<void> accept_loop(tcp::acceptor& acceptor, std::vector<asio::io_context*> pool,
-                                  ssl::context& context, std::string const& response, bool tls)
+    ssl::context& context, std::string const& response, bool tls)
 {
     for (std::size_t next = 0;; ++next) {
         auto& target = *pool[next % pool.size()];
@@ -161,7 +161,7 @@ int main(int argc, char** argv)
     if (!parse(argc, argv, config)) {
         std::fputs("usage: bench_platform --cert PEM --key PEM [--body JSON] [--threads N] "
                    "[--plain]\n",
-                   stderr);
+            stderr);
         return 2;
     }
     std::string const response = canned_response(config.body);

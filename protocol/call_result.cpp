@@ -49,8 +49,8 @@ json::object to_json(call_result const& result, std::string_view version)
     out["content"] = std::move(content);
     if (result.structured && !result.is_error) {
         auto const policy = structured_content_policy(version);
-        if (policy == structured_policy::any_value ||
-            (policy == structured_policy::objects_only && result.structured->is_object())) {
+        if (policy == structured_policy::any_value
+            || (policy == structured_policy::objects_only && result.structured->is_object())) {
             out["structuredContent"] = *result.structured;
         }
     }

@@ -19,7 +19,7 @@ namespace {
 
 rpc_error make_error(int code, std::string message, std::optional<json::value> data = {})
 {
-    return {code, std::move(message), std::move(data)};
+    return { code, std::move(message), std::move(data) };
 }
 
 json::object capabilities()
@@ -43,8 +43,8 @@ json::array version_list()
 
 bool is_removed_in_modern(std::string_view method)
 {
-    return method == names::initialize || method == names::ping || method == names::set_level ||
-           method == "resources/subscribe" || method == "resources/unsubscribe";
+    return method == names::initialize || method == names::ping || method == names::set_level
+        || method == "resources/subscribe" || method == "resources/unsubscribe";
 }
 
 } // namespace
@@ -67,8 +67,8 @@ std::vector<std::string_view> batch_reply::pieces() const
         if (i > 0) {
             out.emplace_back(",");
         }
-        for (std::string_view part : {std::string_view(replies[i].text), replies[i].shared,
-                                      std::string_view(replies[i].tail)}) {
+        for (std::string_view part : { std::string_view(replies[i].text), replies[i].shared,
+                 std::string_view(replies[i].tail) }) {
             if (!part.empty()) {
                 out.push_back(part);
             }
@@ -102,14 +102,17 @@ std::shared_ptr<tool_view const> whole_view(tool_pages const& pages, std::string
 } // namespace
 
 dispatcher::dispatcher(server_identity identity, tool_pages const& pages, tool_index const& index)
-    : identity_(std::move(identity)), default_view_(whole_view(pages, identity_.instructions)),
-      index_(index)
+    : identity_(std::move(identity))
+    , default_view_(whole_view(pages, identity_.instructions))
+    , index_(index)
 {
 }
 
 dispatcher::dispatcher(server_identity identity, std::shared_ptr<tool_view const> default_view,
-                       tool_index const& index)
-    : identity_(std::move(identity)), default_view_(std::move(default_view)), index_(index)
+    tool_index const& index)
+    : identity_(std::move(identity))
+    , default_view_(std::move(default_view))
+    , index_(index)
 {
 }
 
@@ -133,7 +136,7 @@ reply dispatcher::error_reply(json::value const& id, rpc_error error, bool moder
     default:
         break;
     }
-    return {serialize_error(id, error), status, false};
+    return { serialize_error(id, error), status, false };
 }
 
 reply dispatcher::result_reply(json::value const& id, json::object result, bool modern) const
@@ -141,7 +144,7 @@ reply dispatcher::result_reply(json::value const& id, json::object result, bool 
     if (modern) {
         decorate_modern_result(result, identity_);
     }
-    return {serialize_result(id, result), 200, false};
+    return { serialize_result(id, result), 200, false };
 }
 
 std::string dispatcher::call_reply(tool_call const& call, call_result const& result) const
@@ -158,22 +161,22 @@ outcome dispatcher::dispatch(message const& msg, legacy_session& session) const
     return dispatch(msg, session, default_view_);
 }
 
-outcome dispatcher::dispatch(message const& msg, legacy_session& session,
-                             view_ptr const& view) const
+outcome dispatcher::dispatch(
+    message const& msg, legacy_session& session, view_ptr const& view) const
 {
     if (msg.kind() == message_kind::response) {
-        return no_reply{}; // we send no requests, so there is nothing to match it to
+        return no_reply {}; // we send no requests, so there is nothing to match it to
     }
     if (msg.is_notification()) {
         if (msg.method() == names::cancelled) {
             auto const* params = msg.params();
             auto const* id = params ? params->if_contains("requestId") : nullptr;
             if (id && (id->is_string() || id->is_int64() || id->is_uint64())) {
-                return cancel_call{*id};
+                return cancel_call { *id };
             }
         }
         // notifications/initialized and anything else: nothing to answer (J4).
-        return no_reply{};
+        return no_reply {};
     }
     // §2: the claim decides; a claim naming a legacy revision we list goes the legacy way.
     if (has_version_claim(msg.params()) && !is_legacy_version(claimed_version(msg.params()))) {
@@ -194,11 +197,10 @@ outcome dispatcher::dispatch_modern(message const& msg, view_ptr const& view) co
         data["supported"] = version_list();
         data["requested"] = m.protocol_version;
         return error_reply(msg.id(),
-                           make_error(error_code::unsupported_protocol_version,
-                                      fmt::format("Unsupported protocol version \"{}\"",
-                                                  m.protocol_version),
-                                      json::value(std::move(data))),
-                           true);
+            make_error(error_code::unsupported_protocol_version,
+                fmt::format("Unsupported protocol version \"{}\"", m.protocol_version),
+                json::value(std::move(data))),
+            true);
     }
     auto const method = msg.method();
     if (method == names::discover) {
@@ -229,14 +231,13 @@ outcome dispatcher::dispatch_modern(message const& msg, view_ptr const& view) co
         return std::move(work);
     }
     auto const why = is_removed_in_modern(method)
-                         ? fmt::format("Method not found: {} does not exist in revision {}", method,
-                                       modern_version)
-                         : fmt::format("Method not found: {}", method);
+        ? fmt::format("Method not found: {} does not exist in revision {}", method, modern_version)
+        : fmt::format("Method not found: {}", method);
     return error_reply(msg.id(), make_error(error_code::method_not_found, why), true);
 }
 
-outcome dispatcher::dispatch_legacy(message const& msg, legacy_session& session,
-                                    view_ptr const& view) const
+outcome dispatcher::dispatch_legacy(
+    message const& msg, legacy_session& session, view_ptr const& view) const
 {
     auto const method = msg.method();
     if (method == names::initialize) {
@@ -248,20 +249,20 @@ outcome dispatcher::dispatch_legacy(message const& msg, legacy_session& session,
     if (method == names::discover) {
         // §2 stdio rule 4: discover without a claim is a malformed modern request.
         return error_reply(msg.id(),
-                           make_error(error_code::invalid_params,
-                                      fmt::format("Invalid params: server/discover needs "
-                                                  "params._meta[\"{}\"]",
-                                                  names::meta_protocol_version)),
-                           true);
+            make_error(error_code::invalid_params,
+                fmt::format("Invalid params: server/discover needs "
+                            "params._meta[\"{}\"]",
+                    names::meta_protocol_version)),
+            true);
     }
     if (!session.initialized) {
         return error_reply(msg.id(),
-                           make_error(error_code::invalid_request,
-                                      fmt::format("Invalid Request: {} before initialize; send "
-                                                  "initialize first (or use revision {} with "
-                                                  "params._meta)",
-                                                  method, modern_version)),
-                           false);
+            make_error(error_code::invalid_request,
+                fmt::format("Invalid Request: {} before initialize; send "
+                            "initialize first (or use revision {} with "
+                            "params._meta)",
+                    method, modern_version)),
+            false);
     }
     if (method == names::tools_list) {
         return list_tools(msg, session.version, false, *view);
@@ -279,32 +280,31 @@ outcome dispatcher::dispatch_legacy(message const& msg, legacy_session& session,
     if (method == names::set_level) {
         auto const* params = msg.params();
         auto const* level = params ? params->if_contains("level") : nullptr;
-        auto parsed = level && level->is_string() ? parse_log_level(level->get_string())
-                                                  : std::nullopt;
+        auto parsed
+            = level && level->is_string() ? parse_log_level(level->get_string()) : std::nullopt;
         if (!parsed) {
             return error_reply(msg.id(),
-                               make_error(error_code::invalid_params,
-                                          "Invalid params: \"level\" must be one of debug, info, "
-                                          "notice, warning, error, critical, alert, emergency"),
-                               false);
+                make_error(error_code::invalid_params,
+                    "Invalid params: \"level\" must be one of debug, info, "
+                    "notice, warning, error, critical, alert, emergency"),
+                false);
         }
         session.level = parsed;
         return result_reply(msg.id(), json::object(), false);
     }
     return error_reply(msg.id(),
-                       make_error(error_code::method_not_found,
-                                  fmt::format("Method not found: {}", method)),
-                       false);
+        make_error(error_code::method_not_found, fmt::format("Method not found: {}", method)),
+        false);
 }
 
-outcome dispatcher::initialize(message const& msg, legacy_session& session,
-                               tool_view const& view) const
+outcome dispatcher::initialize(
+    message const& msg, legacy_session& session, tool_view const& view) const
 {
     if (session.initialized) {
         return error_reply(msg.id(),
-                           make_error(error_code::invalid_request,
-                                      "Invalid Request: this session is already initialized"),
-                           false); // L7
+            make_error(error_code::invalid_request,
+                "Invalid Request: this session is already initialized"),
+            false); // L7
     }
     auto const* params = msg.params();
     auto const* requested = params ? params->if_contains("protocolVersion") : nullptr;
@@ -313,14 +313,14 @@ outcome dispatcher::initialize(message const& msg, legacy_session& session,
         json::object data;
         data["supported"] = version_list();
         return error_reply(msg.id(),
-                           make_error(error_code::invalid_params,
-                                      !requested || !requested->is_string()
-                                          ? "Invalid params: initialize needs a string "
-                                            "\"protocolVersion\""
-                                          : "Invalid params: initialize needs a \"clientInfo\" "
-                                            "object",
-                                      json::value(std::move(data))),
-                           false); // L4
+            make_error(error_code::invalid_params,
+                !requested || !requested->is_string()
+                    ? "Invalid params: initialize needs a string "
+                      "\"protocolVersion\""
+                    : "Invalid params: initialize needs a \"clientInfo\" "
+                      "object",
+                json::value(std::move(data))),
+            false); // L4
     }
     auto const version = negotiate_initialize(requested->get_string());
     session.initialized = true;
@@ -337,17 +337,17 @@ outcome dispatcher::initialize(message const& msg, legacy_session& session,
     return out;
 }
 
-outcome dispatcher::list_tools(message const& msg, std::string_view version, bool modern,
-                               tool_view const& view) const
+outcome dispatcher::list_tools(
+    message const& msg, std::string_view version, bool modern, tool_view const& view) const
 {
     std::string_view cursor;
     if (auto const* params = msg.params()) {
         if (auto const* c = params->if_contains("cursor")) {
             if (!c->is_string()) {
                 return error_reply(msg.id(),
-                                   make_error(error_code::invalid_params,
-                                              "Invalid params: \"cursor\" must be a string"),
-                                   modern);
+                    make_error(
+                        error_code::invalid_params, "Invalid params: \"cursor\" must be a string"),
+                    modern);
             }
             cursor = c->get_string();
         }
@@ -368,21 +368,21 @@ outcome dispatcher::list_tools(message const& msg, std::string_view version, boo
     return out;
 }
 
-std::variant<tool_call, rpc_error> dispatcher::read_call(message const& msg,
-                                                        view_ptr const& view) const
+std::variant<tool_call, rpc_error> dispatcher::read_call(
+    message const& msg, view_ptr const& view) const
 {
     auto const* params = msg.params();
     auto const* name = params ? params->if_contains("name") : nullptr;
     if (!name || !name->is_string()) {
-        return make_error(error_code::invalid_params,
-                          "Invalid params: tools/call needs a string \"name\"");
+        return make_error(
+            error_code::invalid_params, "Invalid params: tools/call needs a string \"name\"");
     }
     tool_call call;
     call.id = msg.id();
     if (auto const* args = params->if_contains("arguments"); args && !args->is_null()) {
         if (!args->is_object()) {
-            return make_error(error_code::invalid_params,
-                              "Invalid params: \"arguments\" must be an object");
+            return make_error(
+                error_code::invalid_params, "Invalid params: \"arguments\" must be an object");
         }
         call.arguments = args->get_object();
     }
@@ -392,9 +392,9 @@ std::variant<tool_call, rpc_error> dispatcher::read_call(message const& msg,
             json::object data;
             data["tool"] = clipped(name->get_string());
             return make_error(error_code::invalid_params,
-                              fmt::format("Tool {} is not available here: {}",
-                                          clipped(name->get_string()), view->refusal),
-                              json::value(std::move(data)));
+                fmt::format("Tool {} is not available here: {}", clipped(name->get_string()),
+                    view->refusal),
+                json::value(std::move(data)));
         }
         call.tool = nullptr; // outside this connection's selection: as if unknown
     }
@@ -416,8 +416,8 @@ std::variant<tool_call, rpc_error> dispatcher::read_call(message const& msg,
             }
             data["suggestions"] = std::move(names_array);
         }
-        return make_error(error_code::invalid_params, std::move(message),
-                          json::value(std::move(data)));
+        return make_error(
+            error_code::invalid_params, std::move(message), json::value(std::move(data)));
     }
     call.progress_token = progress_token_of(params);
     call.view = view;

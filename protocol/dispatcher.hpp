@@ -7,10 +7,10 @@
 #include "protocol/jsonrpc.hpp"
 #include "protocol/log_level.hpp"
 #include "protocol/server_identity.hpp"
-#include "protocol/trace_context.hpp"
 #include "protocol/tool_index.hpp"
 #include "protocol/tool_pages.hpp"
 #include "protocol/tool_view.hpp"
+#include "protocol/trace_context.hpp"
 
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
@@ -24,8 +24,8 @@ namespace toolgate::protocol {
 
 /// State of one legacy conversation: a stdio process or one HTTP session.
 struct legacy_session {
-    bool initialized = false;       ///< initialize was answered
-    std::string version;            ///< negotiated revision
+    bool initialized = false; ///< initialize was answered
+    std::string version; ///< negotiated revision
     std::optional<log_level> level; ///< set by logging/setLevel; none before
 };
 
@@ -36,7 +36,9 @@ struct legacy_session {
 struct reply {
     reply() = default;
     reply(std::string t, unsigned status = 200, bool opened = false)
-        : text(std::move(t)), http_status(status), opened_session(opened)
+        : text(std::move(t))
+        , http_status(status)
+        , opened_session(opened)
     {
     }
 
@@ -55,10 +57,7 @@ struct reply {
         return out;
     }
     /// The whole message, moving `text` out when it is all there is.
-    std::string take()
-    {
-        return shared.empty() && tail.empty() ? std::move(text) : flatten();
-    }
+    std::string take() { return shared.empty() && tail.empty() ? std::move(text) : flatten(); }
 };
 
 /// A JSON-RPC batch's answer: the elements' replies, sent as one array. The replies keep
@@ -81,11 +80,12 @@ struct tool_call {
     boost::json::value id;
     tool_descriptor const* tool = nullptr;
     boost::json::object arguments;
-    std::string version;             ///< revision of this request
+    std::string version; ///< revision of this request
     bool modern = false;
-    std::optional<log_level> level;  ///< notifications/message threshold, none = no logs
+    std::optional<log_level> level; ///< notifications/message threshold, none = no logs
     boost::json::value progress_token; ///< null when the client asked for no progress
-    std::shared_ptr<tool_view const> view; ///< what the request may see (the meta-tools filter by it)
+    std::shared_ptr<tool_view const>
+        view; ///< what the request may see (the meta-tools filter by it)
     /// W3C trace context from `_meta` (or, over HTTP, the request's headers); empty: none.
     std::optional<trace_parent> trace;
     std::string tracestate;
@@ -100,7 +100,7 @@ struct cancel_call {
     boost::json::value request_id;
 };
 
-struct no_reply {};
+struct no_reply { };
 
 using outcome = std::variant<no_reply, reply, tool_call, cancel_call>;
 
@@ -111,13 +111,13 @@ public:
     dispatcher(server_identity identity, tool_pages const& pages, tool_index const& index);
     /// `index` must outlive the dispatcher; `default_view` answers requests that name none.
     dispatcher(server_identity identity, std::shared_ptr<tool_view const> default_view,
-               tool_index const& index);
+        tool_index const& index);
 
     /// Decides one message. Mutates `session` for initialize and logging/setLevel only.
     outcome dispatch(message const& msg, legacy_session& session) const;
     /// The same, for a request that sees the served tools through `view`.
     outcome dispatch(message const& msg, legacy_session& session,
-                     std::shared_ptr<tool_view const> const& view) const;
+        std::shared_ptr<tool_view const> const& view) const;
 
     std::shared_ptr<tool_view const> const& default_view() const { return default_view_; }
 
@@ -131,14 +131,13 @@ public:
 private:
     using view_ptr = std::shared_ptr<tool_view const>;
     outcome dispatch_modern(message const& msg, view_ptr const& view) const;
-    outcome dispatch_legacy(message const& msg, legacy_session& session,
-                            view_ptr const& view) const;
+    outcome dispatch_legacy(
+        message const& msg, legacy_session& session, view_ptr const& view) const;
     outcome initialize(message const& msg, legacy_session& session, tool_view const& view) const;
-    outcome list_tools(message const& msg, std::string_view version, bool modern,
-                       tool_view const& view) const;
+    outcome list_tools(
+        message const& msg, std::string_view version, bool modern, tool_view const& view) const;
     std::variant<tool_call, rpc_error> read_call(message const& msg, view_ptr const& view) const;
-    reply result_reply(boost::json::value const& id, boost::json::object result,
-                       bool modern) const;
+    reply result_reply(boost::json::value const& id, boost::json::object result, bool modern) const;
 
     server_identity identity_;
     std::shared_ptr<tool_view const> default_view_;

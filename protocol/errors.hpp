@@ -14,9 +14,9 @@ inline constexpr int invalid_request = -32600;
 inline constexpr int method_not_found = -32601;
 inline constexpr int invalid_params = -32602;
 inline constexpr int internal_error = -32603;
-inline constexpr int header_mismatch = -32020;                 // 2026-07-28
-inline constexpr int missing_client_capability = -32021;       // 2026-07-28
-inline constexpr int unsupported_protocol_version = -32022;    // 2026-07-28
+inline constexpr int header_mismatch = -32020; // 2026-07-28
+inline constexpr int missing_client_capability = -32021; // 2026-07-28
+inline constexpr int unsupported_protocol_version = -32022; // 2026-07-28
 } // namespace error_code
 
 /// A JSON-RPC error object: code, a message naming what was wrong, optional data.

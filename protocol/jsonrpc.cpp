@@ -14,7 +14,7 @@ json::value const null_value;
 
 invalid_message invalid(std::string message, json::value id = nullptr)
 {
-    return {{error_code::invalid_request, std::move(message), std::nullopt}, std::move(id)};
+    return { { error_code::invalid_request, std::move(message), std::nullopt }, std::move(id) };
 }
 
 bool is_valid_id(json::value const& id)
@@ -25,7 +25,11 @@ bool is_valid_id(json::value const& id)
 
 } // namespace
 
-message::message(json::value doc, message_kind kind) : doc_(std::move(doc)), kind_(kind) {}
+message::message(json::value doc, message_kind kind)
+    : doc_(std::move(doc))
+    , kind_(kind)
+{
+}
 
 json::value const& message::id() const
 {
@@ -57,10 +61,10 @@ std::variant<json::value, rpc_error> parse_json(std::string_view text, parse_lim
     }
     if (ec) {
         std::string what = ec == json::error::too_deep
-                               ? fmt::format("nesting deeper than {} levels", limits.max_depth)
-                               : ec.message();
-        return rpc_error{error_code::parse_error,
-                         fmt::format("Parse error: {} at byte {}", what, used), std::nullopt};
+            ? fmt::format("nesting deeper than {} levels", limits.max_depth)
+            : ec.message();
+        return rpc_error { error_code::parse_error,
+            fmt::format("Parse error: {} at byte {}", what, used), std::nullopt };
     }
     return parser.release();
 }

@@ -40,8 +40,8 @@ private:
 };
 
 /// Text → JSON. A failure is a -32700 error whose message says where parsing stopped.
-std::variant<boost::json::value, rpc_error> parse_json(std::string_view text,
-                                                       parse_limits limits = {});
+std::variant<boost::json::value, rpc_error> parse_json(
+    std::string_view text, parse_limits limits = {});
 
 /// A classification failure: the error plus the id when one could be read (else null).
 struct invalid_message {

@@ -5,8 +5,8 @@
 
 namespace toolgate::protocol {
 namespace {
-constexpr std::array<std::string_view, 8> level_names{
-    "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"};
+constexpr std::array<std::string_view, 8> level_names { "debug", "info", "notice", "warning",
+    "error", "critical", "alert", "emergency" };
 }
 
 std::optional<log_level> parse_log_level(std::string_view text)
@@ -19,6 +19,9 @@ std::optional<log_level> parse_log_level(std::string_view text)
     return std::nullopt;
 }
 
-std::string_view to_string(log_level level) { return level_names[static_cast<std::size_t>(level)]; }
+std::string_view to_string(log_level level)
+{
+    return level_names[static_cast<std::size_t>(level)];
+}
 
 } // namespace toolgate::protocol

@@ -19,8 +19,8 @@ inline constexpr std::string_view message = "notifications/message";
 
 // Request _meta keys (2026-07-28)
 inline constexpr std::string_view meta_protocol_version = "io.modelcontextprotocol/protocolVersion";
-inline constexpr std::string_view meta_client_capabilities =
-    "io.modelcontextprotocol/clientCapabilities";
+inline constexpr std::string_view meta_client_capabilities
+    = "io.modelcontextprotocol/clientCapabilities";
 inline constexpr std::string_view meta_client_info = "io.modelcontextprotocol/clientInfo";
 inline constexpr std::string_view meta_log_level = "io.modelcontextprotocol/logLevel";
 inline constexpr std::string_view meta_server_info = "io.modelcontextprotocol/serverInfo";

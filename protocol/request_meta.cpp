@@ -21,8 +21,8 @@ json::object const* meta_of(json::object const* params)
 
 rpc_error bad_meta(std::string_view key, std::string_view expected)
 {
-    return {error_code::invalid_params,
-            fmt::format("Invalid params: _meta[\"{}\"] must be {}", key, expected), std::nullopt};
+    return { error_code::invalid_params,
+        fmt::format("Invalid params: _meta[\"{}\"] must be {}", key, expected), std::nullopt };
 }
 
 } // namespace
@@ -44,10 +44,10 @@ std::variant<request_meta, rpc_error> read_request_meta(json::object const* para
 {
     auto const* meta = meta_of(params);
     if (!meta) {
-        return rpc_error{error_code::invalid_params,
-                         "Invalid params: this revision needs params._meta with the protocol "
-                         "version and client capabilities",
-                         std::nullopt};
+        return rpc_error { error_code::invalid_params,
+            "Invalid params: this revision needs params._meta with the protocol "
+            "version and client capabilities",
+            std::nullopt };
     }
     request_meta out;
     auto const* version = meta->if_contains(names::meta_protocol_version);
@@ -70,8 +70,8 @@ std::variant<request_meta, rpc_error> read_request_meta(json::object const* para
         auto parsed = level->is_string() ? parse_log_level(level->get_string()) : std::nullopt;
         if (!parsed) {
             return bad_meta(names::meta_log_level,
-                            "one of debug, info, notice, warning, error, critical, alert, "
-                            "emergency");
+                "one of debug, info, notice, warning, error, critical, alert, "
+                "emergency");
         }
         out.level = parsed;
     }

@@ -49,7 +49,7 @@ std::size_t distance_within(std::string_view a, std::string_view b, std::size_t 
         for (std::size_t j = 1; j <= b.size(); ++j) {
             std::size_t up = row[j];
             std::size_t cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1;
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + cost});
+            row[j] = std::min({ row[j] + 1, row[j - 1] + 1, diag + cost });
             smallest = std::min(smallest, row[j]);
             diag = up;
         }
@@ -60,8 +60,8 @@ std::size_t distance_within(std::string_view a, std::string_view b, std::size_t 
     return row[b.size()];
 }
 
-std::vector<std::string> best(std::vector<std::pair<std::size_t, std::string>> scored,
-                              std::size_t max)
+std::vector<std::string> best(
+    std::vector<std::pair<std::size_t, std::string>> scored, std::size_t max)
 {
     std::sort(scored.begin(), scored.end());
     std::vector<std::string> out;
@@ -96,16 +96,15 @@ std::size_t edit_distance(std::string_view a, std::string_view b)
         for (std::size_t j = 1; j <= b.size(); ++j) {
             std::size_t up = row[j];
             std::size_t cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1;
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + cost});
+            row[j] = std::min({ row[j] + 1, row[j - 1] + 1, diag + cost });
             diag = up;
         }
     }
     return row[b.size()];
 }
 
-std::vector<std::string> suggest_names(std::string_view name,
-                                       std::span<const std::string_view> candidates,
-                                       std::size_t max)
+std::vector<std::string> suggest_names(
+    std::string_view name, std::span<const std::string_view> candidates, std::size_t max)
 {
     if (name.size() > longest_suggestible) {
         return {};
@@ -121,9 +120,8 @@ std::vector<std::string> suggest_names(std::string_view name,
     return best(std::move(scored), max);
 }
 
-std::vector<std::string> suggest_tools(std::string_view name,
-                                       std::span<const protocol::tool_descriptor> tools,
-                                       std::size_t max)
+std::vector<std::string> suggest_tools(
+    std::string_view name, std::span<const protocol::tool_descriptor> tools, std::size_t max)
 {
     if (name.size() > longest_suggestible) {
         return {};
@@ -135,7 +133,7 @@ std::vector<std::string> suggest_tools(std::string_view name,
         // Compare like with like: a qualified name against qualified names (either spelling),
         // a bare tool name against the tool parts.
         std::size_t d = qualified ? std::min(distance_within(name, t.name, limit),
-                                             distance_within(name, t.dotted_name, limit))
+                            distance_within(name, t.dotted_name, limit))
                                   : distance_within(name, tool_part(t.name), limit);
         if (d <= limit) {
             scored.emplace_back(d, t.name);

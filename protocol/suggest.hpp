@@ -16,15 +16,13 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 
 /// Up to `max` candidates close to `name` (edit distance at most a third of the name's length,
 /// and at least 2), closest first, ties by name. None for a name over 128 characters.
-std::vector<std::string> suggest_names(std::string_view name,
-                                       std::span<const std::string_view> candidates,
-                                       std::size_t max = 3);
+std::vector<std::string> suggest_names(
+    std::string_view name, std::span<const std::string_view> candidates, std::size_t max = 3);
 
 /// Up to `max` tools close to an unknown tool `name`, for the router's -32602 message. Names
 /// are compared in either spelling, and a bare tool name (no toolkit) matches its tool part.
 /// Suggestions use the wire name (`Toolkit_Tool`).
-std::vector<std::string> suggest_tools(std::string_view name,
-                                       std::span<const protocol::tool_descriptor> tools,
-                                       std::size_t max = 3);
+std::vector<std::string> suggest_tools(
+    std::string_view name, std::span<const protocol::tool_descriptor> tools, std::size_t max = 3);
 
 } // namespace toolgate::protocol

@@ -21,20 +21,20 @@ struct tool_hints {
 
 /// One servable tool. Immutable after start-up.
 struct tool_descriptor {
-    std::string name;           ///< wire name, `Toolkit_Tool`
-    std::string dotted_name;    ///< catalogue name, `Toolkit.Tool`
+    std::string name; ///< wire name, `Toolkit_Tool`
+    std::string dotted_name; ///< catalogue name, `Toolkit.Tool`
     std::string title;
     std::string description;
-    std::string input_schema;   ///< serialised JSON Schema object (2020-12), compact
+    std::string input_schema; ///< serialised JSON Schema object (2020-12), compact
     tool_hints hints;
 };
 
 /// One content block of a tool result.
 struct content_block {
     enum class kind { text, image, resource } type = kind::text;
-    std::string text;       ///< text: the text; image/resource: base64 data
-    std::string mime_type;  ///< image/resource only
-    std::string uri;        ///< resource only
+    std::string text; ///< text: the text; image/resource: base64 data
+    std::string mime_type; ///< image/resource only
+    std::string uri; ///< resource only
 };
 
 /// What a tool call produced, before the negotiated revision decides what goes on the wire
@@ -53,14 +53,14 @@ struct call_result {
     static call_result error(std::string message)
     {
         call_result r;
-        r.content.push_back({content_block::kind::text, std::move(message), {}, {}});
+        r.content.push_back({ content_block::kind::text, std::move(message), {}, {} });
         r.is_error = true;
         return r;
     }
     static call_result text(std::string message)
     {
         call_result r;
-        r.content.push_back({content_block::kind::text, std::move(message), {}, {}});
+        r.content.push_back({ content_block::kind::text, std::move(message), {}, {} });
         return r;
     }
 };

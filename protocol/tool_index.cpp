@@ -5,7 +5,8 @@
 
 namespace toolgate::protocol {
 
-tool_index::tool_index(std::span<const tool_descriptor> tools) : tools_(tools)
+tool_index::tool_index(std::span<const tool_descriptor> tools)
+    : tools_(tools)
 {
     by_name_.reserve(tools.size() * 2);
     for (auto const& tool : tools_) {

@@ -31,8 +31,8 @@ void append_string(std::string& out, std::string_view text)
     out += json::serialize(json::string(text));
 }
 
-void append_tool(std::string& out, tool_descriptor const& tool, tool_naming naming,
-                 list_variant variant)
+void append_tool(
+    std::string& out, tool_descriptor const& tool, tool_naming naming, list_variant variant)
 {
     out += R"({"name":)";
     append_string(out, naming == tool_naming::wire ? tool.name : tool.dotted_name);
@@ -47,8 +47,8 @@ void append_tool(std::string& out, tool_descriptor const& tool, tool_naming nami
     auto flag = [](bool b) { return b ? "true" : "false"; };
     out += fmt::format(R"(,"annotations":{{"readOnlyHint":{},"destructiveHint":{},)"
                        R"("idempotentHint":{},"openWorldHint":{}}}}})",
-                       flag(tool.hints.read_only), flag(tool.hints.destructive),
-                       flag(tool.hints.idempotent), flag(tool.hints.open_world));
+        flag(tool.hints.read_only), flag(tool.hints.destructive), flag(tool.hints.idempotent),
+        flag(tool.hints.open_world));
 }
 
 } // namespace
@@ -84,15 +84,18 @@ std::vector<tool_descriptor const*> pointers_to(std::span<const tool_descriptor>
 } // namespace
 
 tool_pages::tool_pages(std::span<const tool_descriptor> tools, tool_naming naming,
-                       std::size_t page_size, server_identity identity)
+    std::size_t page_size, server_identity identity)
     : tool_pages(pointers_to(tools), naming, page_size, std::move(identity))
 {
 }
 
 tool_pages::tool_pages(std::vector<tool_descriptor const*> tools, tool_naming naming,
-                       std::size_t page_size, server_identity identity, cache_scope scope)
-    : tools_(std::move(tools)), naming_(naming), scope_(scope), page_size_(page_size),
-      identity_(std::move(identity))
+    std::size_t page_size, server_identity identity, cache_scope scope)
+    : tools_(std::move(tools))
+    , naming_(naming)
+    , scope_(scope)
+    , page_size_(page_size)
+    , identity_(std::move(identity))
 {
     // The fingerprint ties cursors to this exact listing: a cursor from another selection,
     // page size or build is refused rather than silently misread.
@@ -146,16 +149,16 @@ void tool_pages::build(list_variant variant) const
             meta[names::meta_server_info] = identity_.info_object();
             out += fmt::format(R"(,"resultType":"complete","ttlMs":{},"cacheScope":"{}",)"
                                R"("_meta":{})",
-                               list_ttl_ms, scope_ == cache_scope::shared ? "public" : "private",
-                               json::serialize(meta));
+                list_ttl_ms, scope_ == cache_scope::shared ? "public" : "private",
+                json::serialize(meta));
         }
         out += '}';
         pages.push_back(std::move(out));
     }
 }
 
-std::variant<std::string_view, rpc_error> tool_pages::page(std::string_view cursor,
-                                                           list_variant variant) const
+std::variant<std::string_view, rpc_error> tool_pages::page(
+    std::string_view cursor, list_variant variant) const
 {
     auto const index = static_cast<std::size_t>(variant);
     std::call_once(built_[index], [this, variant] { build(variant); });
@@ -169,14 +172,14 @@ std::variant<std::string_view, rpc_error> tool_pages::page(std::string_view curs
     if (ok) {
         auto digits = cursor.substr(prefix.size());
         auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), page);
-        ok = ec == std::errc() && ptr == digits.data() + digits.size() && page > 0 &&
-             page < pages.size();
+        ok = ec == std::errc() && ptr == digits.data() + digits.size() && page > 0
+            && page < pages.size();
     }
     if (!ok) {
-        return rpc_error{error_code::invalid_params,
-                         "Invalid params: cursor is not one this server issued for this listing; "
-                         "start again without a cursor",
-                         std::nullopt};
+        return rpc_error { error_code::invalid_params,
+            "Invalid params: cursor is not one this server issued for this listing; "
+            "start again without a cursor",
+            std::nullopt };
     }
     return std::string_view(pages[page]);
 }

@@ -37,17 +37,16 @@ public:
     /// `page_size` 0 puts every tool on one page (many clients read only the first page).
     /// `tools` must outlive this object.
     tool_pages(std::span<const tool_descriptor> tools, tool_naming naming, std::size_t page_size,
-               server_identity identity);
+        server_identity identity);
     /// A listing of some of the served tools, in this order. The descriptors must outlive this
     /// object.
-    tool_pages(std::vector<tool_descriptor const*> tools, tool_naming naming,
-               std::size_t page_size, server_identity identity,
-               cache_scope scope = cache_scope::shared);
+    tool_pages(std::vector<tool_descriptor const*> tools, tool_naming naming, std::size_t page_size,
+        server_identity identity, cache_scope scope = cache_scope::shared);
 
     /// The serialised ListToolsResult for `cursor` ("" or absent: the first page). A cursor
     /// that this server did not issue for this listing is -32602.
-    std::variant<std::string_view, rpc_error> page(std::string_view cursor,
-                                                   list_variant variant) const;
+    std::variant<std::string_view, rpc_error> page(
+        std::string_view cursor, list_variant variant) const;
     bool has_cursor_pagination() const { return page_size_ != 0; }
     std::size_t page_count() const;
 

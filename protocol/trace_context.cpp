@@ -18,7 +18,10 @@ bool is_lower_hex(std::string_view s)
     return !s.empty();
 }
 
-bool all_zero(std::string_view s) { return s.find_first_not_of('0') == std::string_view::npos; }
+bool all_zero(std::string_view s)
+{
+    return s.find_first_not_of('0') == std::string_view::npos;
+}
 
 } // namespace
 
@@ -46,8 +49,8 @@ std::optional<trace_parent> parse_traceparent(std::string_view text)
     }
     trace_parent out;
     text.copy(out.text_.data(), size);
-    if (!is_lower_hex(out.trace_id()) || !is_lower_hex(out.parent_id()) ||
-        !is_lower_hex(out.flags()) || all_zero(out.trace_id()) || all_zero(out.parent_id())) {
+    if (!is_lower_hex(out.trace_id()) || !is_lower_hex(out.parent_id())
+        || !is_lower_hex(out.flags()) || all_zero(out.trace_id()) || all_zero(out.parent_id())) {
         return std::nullopt;
     }
     return out;
@@ -69,7 +72,7 @@ std::optional<std::string> checked_tracestate(std::string_view text)
 std::string new_span_id()
 {
     // Span ids need to be unique, not secret: a per-thread generator seeded once.
-    thread_local std::mt19937_64 generator{std::random_device{}()};
+    thread_local std::mt19937_64 generator { std::random_device {}() };
     static constexpr char digits[] = "0123456789abcdef";
     std::uint64_t v = 0;
     while (v == 0) {

@@ -14,17 +14,17 @@ namespace toolgate::protocol {
 /// trivially copied): every tool call carries an optional one.
 class trace_parent {
 public:
-    std::string_view trace_id() const { return view(3, 32); }  ///< 32 hex digits
+    std::string_view trace_id() const { return view(3, 32); } ///< 32 hex digits
     std::string_view parent_id() const { return view(36, 16); } ///< the caller's span
-    std::string_view flags() const { return view(53, 2); }      ///< 01: sampled
+    std::string_view flags() const { return view(53, 2); } ///< 01: sampled
 
     /// `00-<trace_id>-<span_id>-<flags>`: the same trace, continued by span `span_id`.
     std::string child(std::string_view span_id) const;
 
 private:
     friend std::optional<trace_parent> parse_traceparent(std::string_view text);
-    std::string_view view(std::size_t at, std::size_t n) const { return {text_.data() + at, n}; }
-    std::array<char, 55> text_{}; ///< version-traceid-parentid-flags, as received
+    std::string_view view(std::size_t at, std::size_t n) const { return { text_.data() + at, n }; }
+    std::array<char, 55> text_ {}; ///< version-traceid-parentid-flags, as received
 };
 
 /// Parses a `traceparent` value. nullopt for anything malformed (the spec says to ignore it

@@ -7,19 +7,25 @@
 namespace toolgate::protocol {
 namespace {
 
-constexpr std::array<std::string_view, 4> all_versions{
-    modern_version, "2025-11-25", "2025-06-18", "2025-03-26"};
+constexpr std::array<std::string_view, 4> all_versions { modern_version, "2025-11-25", "2025-06-18",
+    "2025-03-26" };
 
 } // namespace
 
-std::span<const std::string_view> supported_versions() { return all_versions; }
+std::span<const std::string_view> supported_versions()
+{
+    return all_versions;
+}
 
-bool is_modern_version(std::string_view version) { return version == modern_version; }
+bool is_modern_version(std::string_view version)
+{
+    return version == modern_version;
+}
 
 bool is_legacy_version(std::string_view version)
 {
-    return version != modern_version &&
-           std::find(all_versions.begin(), all_versions.end(), version) != all_versions.end();
+    return version != modern_version
+        && std::find(all_versions.begin(), all_versions.end(), version) != all_versions.end();
 }
 
 bool is_well_formed_version(std::string_view version)
@@ -47,9 +53,15 @@ std::string_view negotiate_initialize(std::string_view requested)
     return newest_legacy_version;
 }
 
-bool allows_batches(std::string_view version) { return version == "2025-03-26"; }
+bool allows_batches(std::string_view version)
+{
+    return version == "2025-03-26";
+}
 
-bool allows_title(std::string_view version) { return version != "2025-03-26"; }
+bool allows_title(std::string_view version)
+{
+    return version != "2025-03-26";
+}
 
 structured_policy structured_content_policy(std::string_view version)
 {

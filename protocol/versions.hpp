@@ -12,8 +12,8 @@ inline constexpr std::string_view newest_legacy_version = "2025-11-25";
 /// Every revision served, newest first (server/discover and -32022 data list the same).
 std::span<const std::string_view> supported_versions();
 
-bool is_modern_version(std::string_view version);  ///< stateless revision (2026-07-28)
-bool is_legacy_version(std::string_view version);  ///< handshake revisions we serve
+bool is_modern_version(std::string_view version); ///< stateless revision (2026-07-28)
+bool is_legacy_version(std::string_view version); ///< handshake revisions we serve
 /// `YYYY-MM-DD` shape, supported or not.
 bool is_well_formed_version(std::string_view version);
 

@@ -21,20 +21,22 @@ json::value number(double v)
 } // namespace
 
 routed_call_context::routed_call_context(std::shared_ptr<transport::message_sink> sink,
-                                         json::value progress_token,
-                                         std::optional<protocol::log_level> threshold,
-                                         std::string version,
-                                         std::shared_ptr<protocol::tool_view const> view,
-                                         std::string traceparent, std::string tracestate,
-                                         std::shared_ptr<toolkits::call_credentials const> credentials)
-    : sink_(std::move(sink)), token_(std::move(progress_token)), threshold_(threshold),
-      version_(std::move(version)), view_(std::move(view)), traceparent_(std::move(traceparent)),
-      tracestate_(std::move(tracestate)), credentials_(std::move(credentials))
+    json::value progress_token, std::optional<protocol::log_level> threshold, std::string version,
+    std::shared_ptr<protocol::tool_view const> view, std::string traceparent,
+    std::string tracestate, std::shared_ptr<toolkits::call_credentials const> credentials)
+    : sink_(std::move(sink))
+    , token_(std::move(progress_token))
+    , threshold_(threshold)
+    , version_(std::move(version))
+    , view_(std::move(view))
+    , traceparent_(std::move(traceparent))
+    , tracestate_(std::move(tracestate))
+    , credentials_(std::move(credentials))
 {
 }
 
-void routed_call_context::report_progress(double progress, std::optional<double> total,
-                                          std::string_view message)
+void routed_call_context::report_progress(
+    double progress, std::optional<double> total, std::string_view message)
 {
     if (token_.is_null() || finished_) {
         return; // PG1: only for requests that carried a progressToken; PG3: none after the end
@@ -58,8 +60,7 @@ void routed_call_context::report_progress(double progress, std::optional<double>
     sink_->send(protocol::serialize_notification(protocol::names::progress, std::move(params)));
 }
 
-void routed_call_context::log(protocol::log_level level, std::string_view logger,
-                              json::value data)
+void routed_call_context::log(protocol::log_level level, std::string_view logger, json::value data)
 {
     if (!threshold_ || level < *threshold_ || finished_) {
         return;

@@ -19,16 +19,14 @@ namespace toolgate::server {
 class routed_call_context : public toolkits::call_context {
 public:
     routed_call_context(std::shared_ptr<transport::message_sink> sink,
-                        boost::json::value progress_token,
-                        std::optional<protocol::log_level> threshold, std::string version,
-                        std::shared_ptr<protocol::tool_view const> view = {},
-                        std::string traceparent = {}, std::string tracestate = {},
-                        std::shared_ptr<toolkits::call_credentials const> credentials = {});
+        boost::json::value progress_token, std::optional<protocol::log_level> threshold,
+        std::string version, std::shared_ptr<protocol::tool_view const> view = {},
+        std::string traceparent = {}, std::string tracestate = {},
+        std::shared_ptr<toolkits::call_credentials const> credentials = {});
 
-    void report_progress(double progress, std::optional<double> total,
-                         std::string_view message) override;
-    void log(protocol::log_level level, std::string_view logger,
-             boost::json::value data) override;
+    void report_progress(
+        double progress, std::optional<double> total, std::string_view message) override;
+    void log(protocol::log_level level, std::string_view logger, boost::json::value data) override;
     bool reporting() const override { return !token_.is_null() || threshold_.has_value(); }
     std::string_view protocol_version() const override { return version_; }
     protocol::tool_view const* view() const override { return view_.get(); }
@@ -50,7 +48,7 @@ private:
     std::shared_ptr<toolkits::call_credentials const> credentials_;
     std::mutex mutex_;
     double last_progress_ = -1;
-    std::atomic<bool> finished_{false};
+    std::atomic<bool> finished_ { false };
 };
 
 } // namespace toolgate::server

@@ -43,7 +43,8 @@ toolkits::base_url_overrides read_overrides(config const& cfg)
         if (char const* value = std::getenv(variable.c_str()); value && *value) {
             auto parsed = toolkits::make_base_url_override(kit->name, value);
             if (!parsed) {
-                throw std::invalid_argument(fmt::format("{}: {}", variable, parsed.error().message));
+                throw std::invalid_argument(
+                    fmt::format("{}: {}", variable, parsed.error().message));
             }
             overrides.set(std::move(*parsed));
         }
@@ -70,7 +71,7 @@ toolkits::base_url_overrides read_overrides(config const& cfg)
         }
         spdlog::warn("{} calls go over plain http:// (--allow-insecure-upstream): credentials "
                      "travel unencrypted",
-                     kit->name);
+            kit->name);
     }
     return overrides;
 }
@@ -91,11 +92,11 @@ void warn_insecure_secret_urls(config const& cfg, toolkits::credential_source co
             if (cfg.allow_insecure_upstream) {
                 spdlog::warn("{} is a plain http:// URL (--allow-insecure-upstream): {} "
                              "credentials travel unencrypted",
-                             rule.secret, kit->name);
+                    rule.secret, kit->name);
             } else {
                 spdlog::warn("{} is a plain http:// URL of a host that is not loopback: {} calls "
                              "are refused until it uses https:// (or --allow-insecure-upstream)",
-                             rule.secret, kit->name);
+                    rule.secret, kit->name);
             }
         }
     }
@@ -111,7 +112,7 @@ void warn_unrenewable(credential_hub const& hub)
         if (provider != nullptr && !secrets->find(provider->client_id_variable)) {
             spdlog::warn("{} is signed in, but {} is not set: its access token cannot be renewed "
                          "when it expires (set it in the environment or the secrets file)",
-                         toolkit, provider->client_id_variable);
+                toolkit, provider->client_id_variable);
         }
     }
 }
@@ -119,8 +120,7 @@ void warn_unrenewable(credential_hub const& hub)
 /// "N toolkits, M tools; secrets found: A, B; not set: C" (names only, never values). An
 /// OAuth access token the token store holds counts as found ("(signed in)").
 std::string summarise(toolkits::catalogue_provider const& provider,
-                      toolkits::credential_source const& credentials,
-                      token_entries const& signed_in)
+    toolkits::credential_source const& credentials, token_entries const& signed_in)
 {
     std::set<std::string_view> kits;
     std::set<std::string_view> wanted;
@@ -159,8 +159,8 @@ std::string summarise(toolkits::catalogue_provider const& provider,
         found.push_back(s);
     }
     return fmt::format("{} toolkits, {} tools; secrets found: {}; not set: {}", kits.size(),
-                       provider.tools().size(), found.empty() ? "none" : fmt::format("{}", fmt::join(found, ", ")),
-                       missing.empty() ? "none" : fmt::format("{}", fmt::join(missing, ", ")));
+        provider.tools().size(), found.empty() ? "none" : fmt::format("{}", fmt::join(found, ", ")),
+        missing.empty() ? "none" : fmt::format("{}", fmt::join(missing, ", ")));
 }
 
 /// For the instructions: each served toolkit's secrets, by name ("StoreApi needs
@@ -205,7 +205,8 @@ service make_catalogue_service(config const& cfg, boost::asio::io_context& ioc)
             only.push_back(cfg.list_toolkit);
         }
         auto const listed = only.empty() ? sel : toolkits::make_selection(only, cfg.tools);
-        print(cfg.list_json ? toolkits::list_tools_json(listed) : toolkits::list_tools_text(listed));
+        print(
+            cfg.list_json ? toolkits::list_tools_json(listed) : toolkits::list_tools_text(listed));
         return {};
     }
     transport::https_options options;
@@ -227,9 +228,8 @@ service make_catalogue_service(config const& cfg, boost::asio::io_context& ioc)
     warn_unrenewable(*hub);
     toolkits::execution_options execution;
     execution.allow_insecure_upstream = cfg.allow_insecure_upstream;
-    auto executor = std::make_shared<toolkits::http_executor>(
-        *client, *credentials, read_overrides(cfg), toolkits::shaping_options{}, execution,
-        hub->tokens());
+    auto executor = std::make_shared<toolkits::http_executor>(*client, *credentials,
+        read_overrides(cfg), toolkits::shaping_options {}, execution, hub->tokens());
     auto provider = std::make_unique<toolkits::catalogue_provider>(sel, *executor);
     service svc;
     svc.summary = summarise(*provider, *credentials, hub->tokens()->snapshot());
@@ -238,7 +238,7 @@ service make_catalogue_service(config const& cfg, boost::asio::io_context& ioc)
     svc.provider = std::move(provider);
     svc.upstream = client.get();
     svc.credentials = hub;
-    svc.owned = {client, hub, executor}; // the hub holds the server's secrets
+    svc.owned = { client, hub, executor }; // the hub holds the server's secrets
     return svc;
 }
 

@@ -180,21 +180,21 @@ std::pair<std::string, std::string> split_label(std::string_view entry)
     entry = trim(entry);
     auto const blank = entry.find_first_of(" \t");
     if (blank == std::string_view::npos) {
-        return {std::string(), std::string(entry)};
+        return { std::string(), std::string(entry) };
     }
     auto const label = entry.substr(0, blank);
     auto const token = trim(entry.substr(blank + 1));
     bool const good = label.size() <= 64 && std::all_of(label.begin(), label.end(), [](char c) {
-                          return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' ||
-                                 c == '_' || c == '@' || c == '-';
-                      });
+        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '_' || c == '@'
+            || c == '-';
+    });
     if (!good || token.empty() || token.find_first_of(" \t") != std::string_view::npos) {
         // Neither part is quoted: either could be the token.
         throw std::invalid_argument("a client token entry must be `<token>` or `<label> <token>`, "
                                     "the label made of letters, digits, '.', '_', '@' and '-' "
                                     "(at most 64)");
     }
-    return {std::string(label), std::string(token)};
+    return { std::string(label), std::string(token) };
 }
 
 void static_tokens::add(std::string_view token, std::string label)
@@ -343,8 +343,8 @@ std::string client_auth::reload(config const& cfg)
     if (settings->jwt) {
         settings->jwt->set_audience(resource_); // the server's URL has not changed
     }
-    auto summary = fmt::format("{} static token(s), OAuth {}", settings->tokens.size(),
-                               settings->jwt ? "on" : "off");
+    auto summary = fmt::format(
+        "{} static token(s), OAuth {}", settings->tokens.size(), settings->jwt ? "on" : "off");
     auto fresh = std::make_shared<auth_settings const>(std::move(*settings));
     std::lock_guard lock(mutex_);
     settings_ = std::move(fresh);
@@ -414,8 +414,8 @@ auth_decision client_auth::check(transport::http_request const& request) const
     return { verdict::allowed, std::move(principal), {} };
 }
 
-std::string client_auth::challenge(auth_decision const& decision,
-                                   auth_settings const& settings) const
+std::string client_auth::challenge(
+    auth_decision const& decision, auth_settings const& settings) const
 {
     std::vector<std::string> params;
     switch (decision.result) {

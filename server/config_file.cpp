@@ -5,12 +5,12 @@
 
 #include <CLI/App.hpp>
 #include <fmt/format.h>
-#include <toml++/toml.h>
 
 #include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <sstream>
+#include <toml++/toml.h>
 #include <vector>
 
 extern char** environ;
@@ -30,8 +30,14 @@ std::string long_name(CLI::Option const& option)
     return names.empty() ? std::string() : names.front();
 }
 
-bool is_flag(CLI::Option const& option) { return option.get_expected_max() == 0; }
-bool repeats(CLI::Option const& option) { return option.get_items_expected_max() > 1; }
+bool is_flag(CLI::Option const& option)
+{
+    return option.get_expected_max() == 0;
+}
+bool repeats(CLI::Option const& option)
+{
+    return option.get_items_expected_max() > 1;
+}
 
 std::string where(std::string_view file, toml::source_region const& source)
 {
@@ -60,12 +66,18 @@ std::optional<std::string> scalar_text(toml::node const& node)
 std::string_view type_name(toml::node const& node)
 {
     switch (node.type()) {
-    case toml::node_type::table: return "a table";
-    case toml::node_type::array: return "an array";
-    case toml::node_type::date: return "a date";
-    case toml::node_type::time: return "a time";
-    case toml::node_type::date_time: return "a date-time";
-    default: return "a value";
+    case toml::node_type::table:
+        return "a table";
+    case toml::node_type::array:
+        return "an array";
+    case toml::node_type::date:
+        return "a date";
+    case toml::node_type::time:
+        return "a time";
+    case toml::node_type::date_time:
+        return "a date-time";
+    default:
+        return "a value";
     }
 }
 
@@ -81,7 +93,7 @@ std::string close_key(CLI::App const& app, std::string const& key)
 }
 
 std::vector<std::string> values_of(std::string_view file, std::string const& key,
-                                   toml::node const& node, CLI::Option const& option)
+    toml::node const& node, CLI::Option const& option)
 {
     std::vector<std::string> values;
     if (auto const* array = node.as_array()) {
@@ -94,8 +106,7 @@ std::vector<std::string> values_of(std::string_view file, std::string const& key
             if (!text) {
                 throw config_file_error(fmt::format("{}: {}: an element is {}, expected a string, "
                                                     "number or boolean",
-                                                    where(file, element.source()), key,
-                                                    type_name(element)));
+                    where(file, element.source()), key, type_name(element)));
             }
             values.push_back(std::move(*text));
         }
@@ -105,7 +116,7 @@ std::vector<std::string> values_of(std::string_view file, std::string const& key
     if (!text) {
         throw config_file_error(fmt::format("{}: {} is {}, expected a string, number or boolean "
                                             "(keys are top-level `name = value` lines)",
-                                            where(file, node.source()), key, type_name(node)));
+            where(file, node.source()), key, type_name(node)));
     }
     values.push_back(std::move(*text));
     return values;
@@ -128,9 +139,9 @@ bool looks_like_integer(std::string_view v)
     if (v.starts_with('-')) {
         v.remove_prefix(1);
     }
-    return !v.empty() && v.size() < 19 &&
-           std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
-           !(v.size() > 1 && v.front() == '0');
+    return !v.empty() && v.size() < 19
+        && std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; })
+        && !(v.size() > 1 && v.front() == '0');
 }
 
 std::string toml_string(std::string_view v)
@@ -161,19 +172,18 @@ std::string toml_value(std::string_view v, bool flag)
 
 bool is_secret_option(std::string_view name)
 {
-    static constexpr std::array<std::string_view, 9> secret_words = {
-        "key", "token", "tokens", "secret", "secrets", "password", "passphrase", "credential",
-        "credentials"};
-    static constexpr std::array<std::string_view, 4> path_words = {"file", "dir", "path",
-                                                                   "directory"};
+    static constexpr std::array<std::string_view, 9> secret_words = { "key", "token", "tokens",
+        "secret", "secrets", "password", "passphrase", "credential", "credentials" };
+    static constexpr std::array<std::string_view, 4> path_words
+        = { "file", "dir", "path", "directory" };
     std::vector<std::string_view> words;
     for (std::size_t start = 0; start <= name.size();) {
         auto const end = std::min(name.find('-', start), name.size());
         words.push_back(name.substr(start, end - start));
         start = end + 1;
     }
-    if (words.empty() || std::find(path_words.begin(), path_words.end(), words.back()) !=
-                             path_words.end()) {
+    if (words.empty()
+        || std::find(path_words.begin(), path_words.end(), words.back()) != path_words.end()) {
         return false; // a path to a secret is not the secret
     }
     return std::any_of(words.begin(), words.end(), [](std::string_view w) {
@@ -181,8 +191,8 @@ bool is_secret_option(std::string_view name)
     });
 }
 
-std::set<std::string> apply_config_file(CLI::App& app, std::string const& path,
-                                        environment_shadow const& shadowed)
+std::set<std::string> apply_config_file(
+    CLI::App& app, std::string const& path, environment_shadow const& shadowed)
 {
     toml::table table;
     try {
@@ -192,8 +202,8 @@ std::set<std::string> apply_config_file(CLI::App& app, std::string const& path,
         if (source.begin.line == 0) {
             throw config_file_error(fmt::format("{}: {}", path, e.description()));
         }
-        throw config_file_error(fmt::format("{}:{}: not valid TOML: {}", path, source.begin.line,
-                                            e.description()));
+        throw config_file_error(
+            fmt::format("{}:{}: not valid TOML: {}", path, source.begin.line, e.description()));
     }
     // Check every key before applying any, so that a bad file changes nothing.
     struct pending {
@@ -208,15 +218,14 @@ std::set<std::string> apply_config_file(CLI::App& app, std::string const& path,
         if (node.is_table()) {
             throw config_file_error(fmt::format("{}: {} is a table; settings are top-level "
                                                 "`name = value` lines",
-                                                where(path, key.source()), name));
+                where(path, key.source()), name));
         }
         auto* option = app.get_option_no_throw("--" + name);
         if (!option || is_command_line_only(name) || long_name(*option) != name) {
-            throw config_file_error(fmt::format("{}: unknown key \"{}\"{}",
-                                                where(path, key.source()), name,
-                                                close_key(app, name)));
+            throw config_file_error(fmt::format(
+                "{}: unknown key \"{}\"{}", where(path, key.source()), name, close_key(app, name)));
         }
-        items.push_back({name, option, values_of(path, name, node, *option), key.source()});
+        items.push_back({ name, option, values_of(path, name, node, *option), key.source() });
     }
     std::set<std::string> applied;
     for (auto& item : items) {
@@ -224,8 +233,7 @@ std::set<std::string> apply_config_file(CLI::App& app, std::string const& path,
             continue; // a flag or the option's environment variable set it: they win
         }
         if (shadowed) {
-            std::erase_if(item.values,
-                          [&](std::string const& v) { return shadowed(item.key, v); });
+            std::erase_if(item.values, [&](std::string const& v) { return shadowed(item.key, v); });
             if (item.values.empty()) {
                 continue;
             }
@@ -247,7 +255,7 @@ std::set<std::string> apply_config_file(CLI::App& app, std::string const& path,
 }
 
 std::string effective_config(CLI::App const& app, int argc, char const* const* argv,
-                             std::set<std::string> const& from_file, std::string_view file)
+    std::set<std::string> const& from_file, std::string_view file)
 {
     std::ostringstream out;
     out << "# toolgate: effective settings. Precedence: flag > environment > file > default.\n"
@@ -277,11 +285,11 @@ std::string effective_config(CLI::App const& app, int argc, char const* const* a
             source = "default";
             auto const def = option->get_default_str();
             if (is_flag(*option)) {
-                values = {"false"};
+                values = { "false" };
             } else if (repeats(*option)) {
                 values.clear(); // "[]" or an empty default: nothing
             } else if (!def.empty()) {
-                values = {def};
+                values = { def };
             }
         }
         bool const secret = !is_flag(*option) && is_secret_option(name);
@@ -293,7 +301,8 @@ std::string effective_config(CLI::App const& app, int argc, char const* const* a
         if (repeats(*option)) {
             shown = "[";
             for (std::size_t i = 0; i < values.size(); ++i) {
-                shown += (i ? ", " : "") + (secret ? std::string("\"***\"") : toml_string(values[i]));
+                shown
+                    += (i ? ", " : "") + (secret ? std::string("\"***\"") : toml_string(values[i]));
             }
             shown += "]";
         } else {

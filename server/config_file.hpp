@@ -33,8 +33,8 @@ using environment_shadow = std::function<bool(std::string_view key, std::string_
 /// keeps that value. Values: string, integer, float, boolean, or an array of these for options
 /// that repeat. Returns the keys whose values were taken from the file.
 /// Throws config_file_error for an unknown key, a table, a date, a value the option refuses.
-std::set<std::string> apply_config_file(CLI::App& app, std::string const& path,
-                                        environment_shadow const& shadowed = {});
+std::set<std::string> apply_config_file(
+    CLI::App& app, std::string const& path, environment_shadow const& shadowed = {});
 
 /// The effective settings as a TOML document that --config accepts, one key per option
 /// (commented out when unset), each line saying where its value came from: flag, env NAME,
@@ -42,7 +42,7 @@ std::set<std::string> apply_config_file(CLI::App& app, std::string const& path,
 /// credential, except `…-file` paths) are shown as "***". `argv` tells flags from
 /// environment variables; `from_file` is what apply_config_file returned.
 std::string effective_config(CLI::App const& app, int argc, char const* const* argv,
-                             std::set<std::string> const& from_file, std::string_view file);
+    std::set<std::string> const& from_file, std::string_view file);
 
 /// Whether an option of this long name holds a secret value (see effective_config).
 bool is_secret_option(std::string_view name);

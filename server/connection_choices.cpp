@@ -32,8 +32,8 @@ void add_items(std::vector<std::string>& out, std::string_view text)
 }
 
 /// Applies one choice (from the query or a header); "" or what is wrong with it.
-std::string apply(view_choice& choice, std::string_view key, std::string_view value,
-                  std::string_view where)
+std::string apply(
+    view_choice& choice, std::string_view key, std::string_view value, std::string_view where)
 {
     if (key == "toolkits") {
         add_items(choice.toolkits, value);
@@ -43,15 +43,15 @@ std::string apply(view_choice& choice, std::string_view key, std::string_view va
         auto mode = parse_tool_mode(value);
         if (!mode) {
             return fmt::format("{}: tool mode `{}` is none of full, discovery, auto", where,
-                               protocol::clipped(value));
+                protocol::clipped(value));
         }
         choice.mode = mode;
     } else if (key == "read_only") {
         if (value == "1" || value == "true") {
             choice.read_only = true;
         } else if (value != "0" && value != "false") {
-            return fmt::format("{}: expected 1, true, 0 or false, got `{}`", where,
-                               protocol::clipped(value));
+            return fmt::format(
+                "{}: expected 1, true, 0 or false, got `{}`", where, protocol::clipped(value));
         }
     }
     return {};
@@ -59,7 +59,8 @@ std::string apply(view_choice& choice, std::string_view key, std::string_view va
 
 } // namespace
 
-std::variant<view_choice, std::string> read_connection_choices(transport::http_request const& request)
+std::variant<view_choice, std::string> read_connection_choices(
+    transport::http_request const& request)
 {
     view_choice choice;
     if (auto const q = request.target.find('?'); q != std::string::npos) {
@@ -68,18 +69,18 @@ std::variant<view_choice, std::string> read_connection_choices(transport::http_r
             return std::string("the request target's query is not valid");
         }
         for (auto const& param : parsed->params()) {
-            auto const why = apply(choice, param.key, param.value,
-                                   fmt::format("query parameter `{}`", param.key));
+            auto const why = apply(
+                choice, param.key, param.value, fmt::format("query parameter `{}`", param.key));
             if (!why.empty()) {
                 return why;
             }
         }
     }
     static constexpr std::pair<std::string_view, std::string_view> headers[] = {
-        {"toolgate-toolkits", "toolkits"},
-        {"toolgate-tools", "tools"},
-        {"toolgate-tool-mode", "mode"},
-        {"toolgate-read-only", "read_only"},
+        { "toolgate-toolkits", "toolkits" },
+        { "toolgate-tools", "tools" },
+        { "toolgate-tool-mode", "mode" },
+        { "toolgate-read-only", "read_only" },
     };
     for (auto const& [header, key] : headers) {
         if (auto const* value = request.header(header)) {

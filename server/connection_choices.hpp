@@ -13,6 +13,7 @@
 namespace toolgate::server {
 
 /// The choices `request` makes, or what is wrong with them (naming the parameter or header).
-std::variant<view_choice, std::string> read_connection_choices(transport::http_request const& request);
+std::variant<view_choice, std::string> read_connection_choices(
+    transport::http_request const& request);
 
 } // namespace toolgate::server

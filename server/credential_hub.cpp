@@ -132,7 +132,8 @@ credential_hub::credential_hub(
             read_private_file(settings_.credentials_file, credentials_what),
             credentials_what + " " + settings_.credentials_file);
         for (auto const& [principal, values] : snap->principal_values) {
-            warn_unknown(values, known_variables_, fmt::format("{} [{}]", credentials_what, principal));
+            warn_unknown(
+                values, known_variables_, fmt::format("{} [{}]", credentials_what, principal));
             snap->principals.emplace(principal, std::make_shared<fixed_credentials const>(values));
         }
     }

@@ -15,20 +15,24 @@
 namespace toolgate::server {
 namespace asio = boost::asio;
 using namespace asio::experimental::awaitable_operators;
-using channel = asio::experimental::concurrent_channel<void(boost::system::error_code, std::string)>;
+using channel
+    = asio::experimental::concurrent_channel<void(boost::system::error_code, std::string)>;
 
 namespace {
 
 class null_sink final : public transport::message_sink {
 public:
-    void send(std::string) override {}
+    void send(std::string) override { }
 };
 
 /// Notifications for one request. Bounded: past 256 queued messages extra ones are dropped
 /// (progress and logs are advisory; LG6/PG4 ask for rate limits anyway).
 class channel_sink final : public transport::message_sink {
 public:
-    explicit channel_sink(std::shared_ptr<channel> ch) : channel_(std::move(ch)) {}
+    explicit channel_sink(std::shared_ptr<channel> ch)
+        : channel_(std::move(ch))
+    {
+    }
     void send(std::string message) override
     {
         channel_->try_send(boost::system::error_code(), std::move(message));
@@ -55,20 +59,20 @@ transport::header_list sse_headers(transport::header_list extra)
 }
 
 // `result` and `ch` belong to answer_request's frame, which awaits this coroutine.
-asio::awaitable<void> produce(router& r, protocol::tool_call call, std::shared_ptr<conversation> conv,
-                              std::string principal, std::shared_ptr<transport::message_sink> sink,
-                              std::optional<protocol::reply>& result, std::shared_ptr<channel> ch,
-                              credentials_ptr credentials)
+asio::awaitable<void> produce(router& r, protocol::tool_call call,
+    std::shared_ptr<conversation> conv, std::string principal,
+    std::shared_ptr<transport::message_sink> sink, std::optional<protocol::reply>& result,
+    std::shared_ptr<channel> ch, credentials_ptr credentials)
 {
     result = co_await r.run_decided(std::move(call), std::move(conv), std::move(sink),
-                                    std::move(principal), std::move(credentials));
-    co_await ch->async_send(boost::system::error_code(), std::string(),
-                            asio::as_tuple(asio::use_awaitable));
+        std::move(principal), std::move(credentials));
+    co_await ch->async_send(
+        boost::system::error_code(), std::string(), asio::as_tuple(asio::use_awaitable));
 }
 
 // `out` and `streaming` belong to answer_request's frame, which awaits this coroutine.
 asio::awaitable<void> pump(std::shared_ptr<channel> ch, transport::http_responder& out,
-                           bool& streaming, transport::header_list headers)
+    bool& streaming, transport::header_list headers)
 {
     for (;;) {
         auto [ec, text] = co_await ch->async_receive(asio::as_tuple(asio::use_awaitable));
@@ -95,11 +99,9 @@ std::shared_ptr<transport::message_sink> discard_sink()
 }
 
 asio::awaitable<void> answer_request(router& r, protocol::message msg,
-                                     std::shared_ptr<conversation> conv, std::string principal,
-                                     std::shared_ptr<protocol::tool_view const> view,
-                                     transport::http_responder& out, answer_format format,
-                                     transport::header_list extra_headers,
-                                     credentials_ptr credentials)
+    std::shared_ptr<conversation> conv, std::string principal,
+    std::shared_ptr<protocol::tool_view const> view, transport::http_responder& out,
+    answer_format format, transport::header_list extra_headers, credentials_ptr credentials)
 {
     std::optional<protocol::reply> result;
     bool streaming = false;
@@ -118,14 +120,14 @@ asio::awaitable<void> answer_request(router& r, protocol::message msg,
             // Nothing can precede the result, so no stream is prepared: the common case
             // costs no channel and no second coroutine.
             result = co_await r.run_decided(std::move(*call), std::move(conv), discard_sink(),
-                                            std::move(principal), std::move(credentials));
+                std::move(principal), std::move(credentials));
         } else {
             auto ex = co_await asio::this_coro::executor;
             auto ch = std::make_shared<channel>(ex, 256);
             auto sink = std::make_shared<channel_sink>(ch);
             // Named first: g++ 12 double-destroys temporaries inside a co_await operand.
             auto producing = produce(r, std::move(*call), std::move(conv), std::move(principal),
-                                     sink, result, ch, std::move(credentials));
+                sink, result, ch, std::move(credentials));
             auto pumping = pump(ch, out, streaming, extra_headers);
             co_await (std::move(producing) && std::move(pumping));
         }
@@ -162,12 +164,11 @@ asio::awaitable<void> answer_request(router& r, protocol::message msg,
             // The cache keeps the segment alive as long as the endpoint (and this write).
             auto frame = transport::gzip_frame_around(result->text, *segment, result->tail);
             if (auto* m = r.metrics()) {
-                m->record_listing(true, frame.before.size() + segment->blocks.size() +
-                                            frame.after.size());
+                m->record_listing(
+                    true, frame.before.size() + segment->blocks.size() + frame.after.size());
             }
             co_await out.respond_parts(result->http_status, std::move(extra_headers),
-                                       std::move(frame.before), segment->blocks,
-                                       std::move(frame.after));
+                std::move(frame.before), segment->blocks, std::move(frame.after));
             co_return;
         }
     }
@@ -175,7 +176,7 @@ asio::awaitable<void> answer_request(router& r, protocol::message msg,
         m->record_listing(false, result->text.size() + result->shared.size() + result->tail.size());
     }
     co_await out.respond_parts(result->http_status, std::move(extra_headers),
-                               std::move(result->text), result->shared, std::move(result->tail));
+        std::move(result->text), result->shared, std::move(result->tail));
 }
 
 } // namespace toolgate::server

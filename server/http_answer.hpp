@@ -31,11 +31,8 @@ struct answer_format {
 /// authenticated client ("" without client authentication), for its own call limits;
 /// `credentials` the request's platform credentials (null: the server's).
 boost::asio::awaitable<void> answer_request(router& r, protocol::message msg,
-                                            std::shared_ptr<conversation> conv,
-                                            std::string principal,
-                                            std::shared_ptr<protocol::tool_view const> view,
-                                            transport::http_responder& out, answer_format format,
-                                            transport::header_list extra_headers,
-                                            credentials_ptr credentials = {});
+    std::shared_ptr<conversation> conv, std::string principal,
+    std::shared_ptr<protocol::tool_view const> view, transport::http_responder& out,
+    answer_format format, transport::header_list extra_headers, credentials_ptr credentials = {});
 
 } // namespace toolgate::server

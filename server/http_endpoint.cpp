@@ -27,11 +27,14 @@ using transport::http_responder;
 
 namespace {
 
-header_list json_headers() { return {{"Content-Type", "application/json"}}; }
+header_list json_headers()
+{
+    return { { "Content-Type", "application/json" } };
+}
 
 std::string error_body(json::value const& id, int code, std::string message)
 {
-    return protocol::serialize_error(id, {code, std::move(message), std::nullopt});
+    return protocol::serialize_error(id, { code, std::move(message), std::nullopt });
 }
 
 bool contains_token(std::string const* header, std::string_view token)
@@ -52,17 +55,17 @@ accepted read_accept(http_request const& request)
     auto const* encoding = request.header("accept-encoding");
     bool const gzip = encoding && transport::accepts_gzip(*encoding);
     if (!accept || contains_token(accept, "*/*")) {
-        return {true, true, gzip};
+        return { true, true, gzip };
     }
-    return {contains_token(accept, "application/json") || contains_token(accept, "application/*"),
-            contains_token(accept, "text/event-stream") || contains_token(accept, "text/*"), gzip};
+    return { contains_token(accept, "application/json") || contains_token(accept, "application/*"),
+        contains_token(accept, "text/event-stream") || contains_token(accept, "text/*"), gzip };
 }
 
 /// The request headers a browser page may send us (CORS preflight answer).
-constexpr char const* allowed_request_headers =
-    "Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, "
-    "Mcp-Name, Last-Event-ID, Toolgate-Toolkits, Toolgate-Tools, Toolgate-Tool-Mode, "
-    "Toolgate-Read-Only";
+constexpr char const* allowed_request_headers
+    = "Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, "
+      "Mcp-Name, Last-Event-ID, Toolgate-Toolkits, Toolgate-Tools, Toolgate-Tool-Mode, "
+      "Toolgate-Read-Only";
 
 /// The preflight's allowed headers: ours, plus the Toolgate-Secret-<VARIABLE> names the page
 /// asks for when per-request credentials are on (CORS cannot allow a name prefix).
@@ -97,10 +100,10 @@ std::string allowed_headers_for(http_request const& request, bool per_request_cr
 bool is_oauth_discovery(http_request const& request)
 {
     std::string_view const path = request.path;
-    return path.starts_with("/.well-known/oauth-protected-resource") ||
-           path.starts_with("/.well-known/oauth-authorization-server") ||
-           path.starts_with("/.well-known/openid-configuration") ||
-           (request.method == "POST" && path == "/register");
+    return path.starts_with("/.well-known/oauth-protected-resource")
+        || path.starts_with("/.well-known/oauth-authorization-server")
+        || path.starts_with("/.well-known/openid-configuration")
+        || (request.method == "POST" && path == "/register");
 }
 
 std::string static_tokens_only_body()
@@ -130,37 +133,39 @@ answer_format answer_format_for(http_request const& request, bool sse, transport
 /// --max-sessions reached (503), or the client's own --max-sessions-per-principal with all of
 /// its sessions busy (429): a JSON-RPC error the client can show, and Retry-After.
 asio::awaitable<void> refuse_session(json::value id, http_responder& out,
-                                     session_registry const& sessions,
-                                     session_registry::refusal why)
+    session_registry const& sessions, session_registry::refusal why)
 {
     header_list headers = json_headers();
     headers.emplace_back("Retry-After", "5");
     bool const own = why == session_registry::refusal::principal_full;
     unsigned const status = own ? 429 : 503;
-    auto message =
-        own ? fmt::format("Too many sessions for this client: at most {} at once "
-                          "(--max-sessions-per-principal), and none is idle; end one with DELETE "
-                          "or retry when a call finishes",
-                          sessions.max_sessions_per_principal())
-            : fmt::format("Too many sessions: this server holds at most {} (--max-sessions); end "
-                          "an unused session with DELETE or retry later",
-                          sessions.max_sessions());
+    auto message = own
+        ? fmt::format("Too many sessions for this client: at most {} at once "
+                      "(--max-sessions-per-principal), and none is idle; end one with DELETE "
+                      "or retry when a call finishes",
+            sessions.max_sessions_per_principal())
+        : fmt::format("Too many sessions: this server holds at most {} (--max-sessions); end "
+                      "an unused session with DELETE or retry later",
+            sessions.max_sessions());
     co_await out.respond(status, std::move(headers),
-                         error_body(id, protocol::error_code::internal_error, std::move(message)));
+        error_body(id, protocol::error_code::internal_error, std::move(message)));
 }
 
 } // namespace
 
 mcp_http_endpoint::mcp_http_endpoint(router& r, session_registry& sessions,
-                                     transport::origin_policy origins, endpoint_options options)
-    : router_(r), sessions_(sessions), origins_(std::move(origins)), options_(std::move(options)),
-      path_shadows_probe_(options_.path.empty() || options_.path == "/healthz" ||
-                          options_.path == "/readyz" || options_.path == "/metrics")
+    transport::origin_policy origins, endpoint_options options)
+    : router_(r)
+    , sessions_(sessions)
+    , origins_(std::move(origins))
+    , options_(std::move(options))
+    , path_shadows_probe_(options_.path.empty() || options_.path == "/healthz"
+          || options_.path == "/readyz" || options_.path == "/metrics")
 {
 }
 
-std::optional<client_auth::answer> mcp_http_endpoint::authenticate(http_request const& request,
-                                                                   std::string& principal) const
+std::optional<client_auth::answer> mcp_http_endpoint::authenticate(
+    http_request const& request, std::string& principal) const
 {
     if (!options_.auth) {
         return std::nullopt;
@@ -169,32 +174,32 @@ std::optional<client_auth::answer> mcp_http_endpoint::authenticate(http_request 
     if (decision.result != auth_decision::verdict::allowed) {
         auto answer = options_.auth->refuse(decision);
         spdlog::log(answer.status == 401 && decision.reason.starts_with("no ")
-                        ? spdlog::level::debug
-                        : spdlog::level::warn,
-                    "http: {} from {}: {}", answer.status, request.peer, decision.reason);
+                ? spdlog::level::debug
+                : spdlog::level::warn,
+            "http: {} from {}: {}", answer.status, request.peer, decision.reason);
         return answer;
     }
     principal = std::move(decision.principal);
     return std::nullopt;
 }
 
-asio::awaitable<void> mcp_http_endpoint::refuse_client(client_auth::answer answer,
-                                                       http_responder& out)
+asio::awaitable<void> mcp_http_endpoint::refuse_client(
+    client_auth::answer answer, http_responder& out)
 {
     // A refused client keeps no connection slot (security review 6).
     out.close_after_response();
     co_await out.respond(answer.status, std::move(answer.headers), std::move(answer.body));
 }
 
-asio::awaitable<void> mcp_http_endpoint::serve_metrics(http_request const& request,
-                                                       http_responder& out)
+asio::awaitable<void> mcp_http_endpoint::serve_metrics(
+    http_request const& request, http_responder& out)
 {
     if (request.method != "GET" && request.method != "HEAD") {
         header_list headers = json_headers();
         headers.emplace_back("Allow", "GET, HEAD");
         co_await out.respond(405, std::move(headers),
-                             error_body(nullptr, protocol::error_code::invalid_request,
-                                        "Method not allowed: GET /metrics"));
+            error_body(nullptr, protocol::error_code::invalid_request,
+                "Method not allowed: GET /metrics"));
         co_return;
     }
     if (!options_.metrics_public) {
@@ -205,8 +210,8 @@ asio::awaitable<void> mcp_http_endpoint::serve_metrics(http_request const& reque
         }
         out.mark_authenticated();
     }
-    header_list headers{{"Content-Type", std::string(metrics::content_type)},
-                        {"Cache-Control", "no-store"}};
+    header_list headers { { "Content-Type", std::string(metrics::content_type) },
+        { "Cache-Control", "no-store" } };
     co_await out.respond(200, std::move(headers), options_.metrics->render());
 }
 
@@ -241,44 +246,43 @@ asio::awaitable<void> mcp_http_endpoint::handle(http_request request, http_respo
             // A client that meets a 401 looks for an OAuth authorization server (the Inspector,
             // mcp-remote). There is none: say what works instead of a bare 404.
             spdlog::debug("http: {} {} from {}: static tokens only, no OAuth", request.method,
-                          protocol::clipped(request.path), request.peer);
+                protocol::clipped(request.path), request.peer);
             co_await out.respond(404, json_headers(), static_tokens_only_body());
             co_return;
         }
         metrics_path = options_.metrics && request.path == "/metrics";
         if (request.path != options_.path && !metrics_path) {
             std::string body = error_body(nullptr, protocol::error_code::invalid_request,
-                                          options_.path.empty()
-                                              ? std::string("Not found")
-                                              : fmt::format("Not found: the MCP endpoint is {}",
-                                                            options_.path));
+                options_.path.empty()
+                    ? std::string("Not found")
+                    : fmt::format("Not found: the MCP endpoint is {}", options_.path));
             co_await out.respond(404, json_headers(), std::move(body));
             co_return;
         }
     }
     // RFC 9112 §3.2: a request with more than one Host is invalid; which one would we check?
     auto const hosts = std::count_if(request.headers.begin(), request.headers.end(),
-                                     [](auto const& h) { return h.first == "host"; });
+        [](auto const& h) { return h.first == "host"; });
     if (hosts > 1) {
         out.close_after_response();
         co_await out.respond(400, json_headers(),
-                             error_body(nullptr, protocol::error_code::invalid_request,
-                                        "Bad Request: more than one Host header"));
+            error_body(nullptr, protocol::error_code::invalid_request,
+                "Bad Request: more than one Host header"));
         co_return;
     }
     // H26/H27: refuse browsers from other origins, and rebinding through a foreign Host.
     auto const* host = request.header("host");
     auto const* origin = request.header("origin");
-    if (!origins_.allows_origin(origin) ||
-        (options_.loopback_bind && host && !transport::origin_policy::is_loopback_host(*host))) {
+    if (!origins_.allows_origin(origin)
+        || (options_.loopback_bind && host && !transport::origin_policy::is_loopback_host(*host))) {
         spdlog::warn("http: refused Origin `{}` / Host `{}` from {} (allow more origins with "
                      "--allowed-origin)",
-                     origin ? protocol::clipped(*origin, 100) : std::string("-"),
-                     host ? protocol::clipped(*host, 100) : std::string("-"), request.peer);
+            origin ? protocol::clipped(*origin, 100) : std::string("-"),
+            host ? protocol::clipped(*host, 100) : std::string("-"), request.peer);
         out.close_after_response();
         co_await out.respond(403, json_headers(),
-                             error_body(nullptr, protocol::error_code::invalid_request,
-                                        "Forbidden: Origin or Host not allowed"));
+            error_body(nullptr, protocol::error_code::invalid_request,
+                "Forbidden: Origin or Host not allowed"));
         co_return;
     }
     if (origin) {
@@ -287,7 +291,7 @@ asio::awaitable<void> mcp_http_endpoint::handle(http_request request, http_respo
         out.add_response_header("Access-Control-Allow-Origin", *origin);
         out.add_response_header("Vary", "Origin");
         out.add_response_header("Access-Control-Expose-Headers",
-                                "Mcp-Session-Id, WWW-Authenticate, MCP-Protocol-Version");
+            "Mcp-Session-Id, WWW-Authenticate, MCP-Protocol-Version");
     }
     if (request.method == "OPTIONS") {
         // The preflight carries no credentials, so it is answered before authentication.
@@ -295,10 +299,10 @@ asio::awaitable<void> mcp_http_endpoint::handle(http_request request, http_respo
         header_list headers;
         if (origin) {
             headers.emplace_back("Access-Control-Allow-Methods", "POST, GET, DELETE, OPTIONS");
-            bool const per_request = options_.credentials != nullptr &&
-                                     options_.credentials->settings().per_request;
-            headers.emplace_back("Access-Control-Allow-Headers",
-                                 allowed_headers_for(request, per_request));
+            bool const per_request
+                = options_.credentials != nullptr && options_.credentials->settings().per_request;
+            headers.emplace_back(
+                "Access-Control-Allow-Headers", allowed_headers_for(request, per_request));
             headers.emplace_back("Access-Control-Max-Age", "600");
         }
         headers.emplace_back("Allow", "POST, GET, DELETE, OPTIONS");
@@ -326,7 +330,7 @@ asio::awaitable<void> mcp_http_endpoint::handle(http_request request, http_respo
                 spdlog::warn("http: 400 from {}: per-request credentials refused", request.peer);
                 out.close_after_response();
                 std::string body = error_body(nullptr, protocol::error_code::invalid_request,
-                                              "Bad Request: " + assembled.refusal);
+                    "Bad Request: " + assembled.refusal);
                 co_await out.respond(400, json_headers(), std::move(body));
                 co_return;
             }
@@ -339,30 +343,28 @@ asio::awaitable<void> mcp_http_endpoint::handle(http_request request, http_respo
         // H19: no standalone server-to-client stream. The catalogue is fixed and toolgate
         // never sends unsolicited messages, so GET has nothing to carry: 405.
         spdlog::debug("http: {} {} from {}: 405 (toolgate sends no unsolicited messages)",
-                      protocol::clipped(request.method, 16), request.path, request.peer);
+            protocol::clipped(request.method, 16), request.path, request.peer);
         header_list headers = json_headers();
         headers.emplace_back("Allow", "POST, DELETE");
         co_await out.respond(405, std::move(headers),
-                             error_body(nullptr, protocol::error_code::invalid_request,
-                                        fmt::format("Method not allowed: {} {}; use POST",
-                                                    request.method, options_.path)));
+            error_body(nullptr, protocol::error_code::invalid_request,
+                fmt::format("Method not allowed: {} {}; use POST", request.method, options_.path)));
     }
 }
 
-asio::awaitable<void> mcp_http_endpoint::remove(http_request const& request, http_responder& out,
-                                                std::string principal)
+asio::awaitable<void> mcp_http_endpoint::remove(
+    http_request const& request, http_responder& out, std::string principal)
 {
     auto const* id = request.header("mcp-session-id");
     if (!id) {
         co_await out.respond(400, json_headers(),
-                             error_body(nullptr, protocol::error_code::invalid_request,
-                                        "Bad Request: DELETE needs the Mcp-Session-Id header"));
+            error_body(nullptr, protocol::error_code::invalid_request,
+                "Bad Request: DELETE needs the Mcp-Session-Id header"));
         co_return;
     }
     if (!sessions_.end(*id, router_, principal)) {
         co_await out.respond(404, json_headers(),
-                             error_body(nullptr, protocol::error_code::invalid_request,
-                                        "Session not found"));
+            error_body(nullptr, protocol::error_code::invalid_request, "Session not found"));
         co_return;
     }
     spdlog::debug("http: session ended by DELETE from {}", request.peer);
@@ -371,22 +373,22 @@ asio::awaitable<void> mcp_http_endpoint::remove(http_request const& request, htt
 }
 
 asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_responder& out,
-                                              std::string principal, credentials_ptr credentials)
+    std::string principal, credentials_ptr credentials)
 {
     auto const* type = request.header("content-type");
     if (!type || !type->starts_with("application/json")) {
         co_await out.respond(415, json_headers(),
-                             error_body(nullptr, protocol::error_code::invalid_request,
-                                        "Unsupported Media Type: POST a JSON-RPC message as "
-                                        "application/json"));
+            error_body(nullptr, protocol::error_code::invalid_request,
+                "Unsupported Media Type: POST a JSON-RPC message as "
+                "application/json"));
         co_return;
     }
     auto const accepts = read_accept(request);
     if (!accepts.json && !accepts.sse) {
         co_await out.respond(406, json_headers(),
-                             error_body(nullptr, protocol::error_code::invalid_request,
-                                        "Not Acceptable: accept application/json and/or "
-                                        "text/event-stream"));
+            error_body(nullptr, protocol::error_code::invalid_request,
+                "Not Acceptable: accept application/json and/or "
+                "text/event-stream"));
         co_return;
     }
     // Per-connection choices (query parameters, Toolgate-* headers) narrow what is served.
@@ -405,13 +407,13 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
             }
         }
         if (!problem.empty()) {
-            std::string body = error_body(nullptr, protocol::error_code::invalid_request,
-                                          "Bad Request: " + problem);
+            std::string body = error_body(
+                nullptr, protocol::error_code::invalid_request, "Bad Request: " + problem);
             co_await out.respond(400, json_headers(), std::move(body));
             co_return;
         }
     }
-    auto parsed = protocol::parse_json(request.body, {router_.max_depth()});
+    auto parsed = protocol::parse_json(request.body, { router_.max_depth() });
     if (auto const* error = std::get_if<protocol::rpc_error>(&parsed)) {
         co_await out.respond(400, json_headers(), protocol::serialize_error(nullptr, *error));
         co_return;
@@ -427,14 +429,14 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
             // Values first: g++ 12 mishandles ?: temporaries inside co_await operands.
             unsigned const status = session_id ? 404 : 400;
             std::string body = error_body(nullptr, protocol::error_code::invalid_request,
-                                          session_id ? "Session not found"
-                                                     : "Invalid Request: a batch needs a "
-                                                       "2025-03-26 session");
+                session_id ? "Session not found"
+                           : "Invalid Request: a batch needs a "
+                             "2025-03-26 session");
             co_await out.respond(status, json_headers(), std::move(body));
             co_return;
         }
-        auto outcome = co_await router_.run_batch(conv, std::move(doc.get_array()),
-                                                  discard_sink(), credentials);
+        auto outcome = co_await router_.run_batch(
+            conv, std::move(doc.get_array()), discard_sink(), credentials);
         if (outcome.refused) {
             co_await out.respond(400, json_headers(), std::move(*outcome.refused));
         } else if (outcome.answer) {
@@ -459,8 +461,8 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
                 co_await router_.handle(std::move(msg), conv, discard_sink());
             } else {
                 co_await out.respond(404, json_headers(),
-                                     error_body(nullptr, protocol::error_code::invalid_request,
-                                                "Session not found"));
+                    error_body(
+                        nullptr, protocol::error_code::invalid_request, "Session not found"));
                 co_return;
             }
         }
@@ -468,8 +470,8 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
         co_return;
     }
 
-    bool const modern = protocol::has_version_claim(msg.params()) &&
-                        !protocol::is_legacy_version(protocol::claimed_version(msg.params()));
+    bool const modern = protocol::has_version_claim(msg.params())
+        && !protocol::is_legacy_version(protocol::claimed_version(msg.params()));
     if (modern) {
         // §3: header checks before anything runs; no session is minted or echoed.
         if (auto error = check_modern_request(request, msg)) {
@@ -477,10 +479,11 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
             co_await out.respond(reply.http_status, json_headers(), std::move(reply.text));
             co_return;
         }
-        auto const format = answer_format_for(request, accepts.sse, accepts.gzip ? &gzip_ : nullptr);
+        auto const format
+            = answer_format_for(request, accepts.sse, accepts.gzip ? &gzip_ : nullptr);
         transport::header_list no_headers;
-        co_await answer_request(router_, std::move(msg), nullptr, std::move(principal), view,
-                                out, format, std::move(no_headers), std::move(credentials));
+        co_await answer_request(router_, std::move(msg), nullptr, std::move(principal), view, out,
+            format, std::move(no_headers), std::move(credentials));
         co_return;
     }
 
@@ -491,25 +494,23 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
         if (protocol::is_modern_version(v)) {
             // §2 rules 3 and 5: the header claims the stateless revision but the body does not.
             bool const init = method == protocol::names::initialize;
-            auto reply = router_.dispatcher().error_reply(
-                msg.id(),
-                {init ? protocol::error_code::header_mismatch
-                      : protocol::error_code::invalid_params,
-                 init ? "Header mismatch: initialize does not exist in revision 2026-07-28"
-                      : "Invalid params: MCP-Protocol-Version names 2026-07-28 but params._meta "
-                        "lacks its protocol version and client capabilities",
-                 std::nullopt},
+            auto reply = router_.dispatcher().error_reply(msg.id(),
+                { init ? protocol::error_code::header_mismatch
+                       : protocol::error_code::invalid_params,
+                    init ? "Header mismatch: initialize does not exist in revision 2026-07-28"
+                         : "Invalid params: MCP-Protocol-Version names 2026-07-28 but params._meta "
+                           "lacks its protocol version and client capabilities",
+                    std::nullopt },
                 true);
             co_await out.respond(400, json_headers(), std::move(reply.text));
             co_return;
         }
         if (!protocol::is_legacy_version(v)) {
             // H17: malformed or unsupported.
-            co_await out.respond(
-                400, json_headers(),
+            co_await out.respond(400, json_headers(),
                 error_body(msg.id(), protocol::error_code::invalid_request,
-                           fmt::format("Bad Request: unsupported MCP-Protocol-Version \"{}\"",
-                                       printable_header_value(v))));
+                    fmt::format("Bad Request: unsupported MCP-Protocol-Version \"{}\"",
+                        printable_header_value(v))));
             co_return;
         }
     }
@@ -517,9 +518,9 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
         if (session_id && sessions_.find(*session_id, principal)) {
             // L7: a second initialize on a live session. A new session starts without the id.
             std::string body = error_body(msg.id(), protocol::error_code::invalid_request,
-                                          "Invalid Request: this session is already initialized; "
-                                          "send initialize without Mcp-Session-Id to start "
-                                          "another");
+                "Invalid Request: this session is already initialized; "
+                "send initialize without Mcp-Session-Id to start "
+                "another");
             co_await out.respond(400, json_headers(), std::move(body));
             co_return;
         }
@@ -558,23 +559,23 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
         conv = sessions_.find(*session_id, principal);
         if (!conv) {
             co_await out.respond(404, json_headers(),
-                                 error_body(msg.id(), protocol::error_code::invalid_request,
-                                            "Session not found: initialize again"));
+                error_body(msg.id(), protocol::error_code::invalid_request,
+                    "Session not found: initialize again"));
             co_return; // H14
         }
     } else if (method != protocol::names::ping) {
         co_await out.respond(400, json_headers(),
-                             error_body(msg.id(), protocol::error_code::invalid_request,
-                                        "Bad Request: Mcp-Session-Id header is required; call "
-                                        "initialize first"));
+            error_body(msg.id(), protocol::error_code::invalid_request,
+                "Bad Request: Mcp-Session-Id header is required; call "
+                "initialize first"));
         co_return; // H13
     } else {
         conv = sessions_.make_conversation(); // L9: ping needs no session
     }
     auto const format = answer_format_for(request, accepts.sse, accepts.gzip ? &gzip_ : nullptr);
     transport::header_list no_headers;
-    co_await answer_request(router_, std::move(msg), conv, std::move(principal), view, out,
-                            format, std::move(no_headers), std::move(credentials));
+    co_await answer_request(router_, std::move(msg), conv, std::move(principal), view, out, format,
+        std::move(no_headers), std::move(credentials));
 }
 
 } // namespace toolgate::server

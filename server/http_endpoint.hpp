@@ -42,27 +42,26 @@ class mcp_http_endpoint final : public transport::http_handler {
 public:
     /// `r` and `sessions` must outlive the endpoint.
     mcp_http_endpoint(router& r, session_registry& sessions, transport::origin_policy origins,
-                      endpoint_options options);
+        endpoint_options options);
 
-    boost::asio::awaitable<void> handle(transport::http_request request,
-                                        transport::http_responder& out) override;
+    boost::asio::awaitable<void> handle(
+        transport::http_request request, transport::http_responder& out) override;
 
 private:
     /// Client authentication (when configured): the refusal to send (401/403/400), or
     /// nullopt with `principal` set to the authenticated client ("" without client auth).
     /// Not a coroutine: the common, allowed case costs no coroutine frame.
-    std::optional<client_auth::answer> authenticate(transport::http_request const& request,
-                                                    std::string& principal) const;
-    boost::asio::awaitable<void> refuse_client(client_auth::answer answer,
-                                               transport::http_responder& out);
-    boost::asio::awaitable<void> serve_metrics(transport::http_request const& request,
-                                               transport::http_responder& out);
+    std::optional<client_auth::answer> authenticate(
+        transport::http_request const& request, std::string& principal) const;
+    boost::asio::awaitable<void> refuse_client(
+        client_auth::answer answer, transport::http_responder& out);
+    boost::asio::awaitable<void> serve_metrics(
+        transport::http_request const& request, transport::http_responder& out);
     /// `principal`: the authenticated client ("" without client auth); sessions bind to it.
     boost::asio::awaitable<void> post(transport::http_request const& request,
-                                      transport::http_responder& out, std::string principal,
-                                      credentials_ptr credentials);
+        transport::http_responder& out, std::string principal, credentials_ptr credentials);
     boost::asio::awaitable<void> remove(transport::http_request const& request,
-                                        transport::http_responder& out, std::string principal);
+        transport::http_responder& out, std::string principal);
 
     router& router_;
     session_registry& sessions_;

@@ -467,7 +467,8 @@ std::optional<jwt_claims> jwt_validator::validate(
     // RFC 9068 §4: an access token says so in `typ`; an ID token (typ "JWT") or another kind
     // of JWT signed by the same issuer must not pass for one. A token without `typ` is taken.
     if (auto const* typ = header->if_contains("typ")) {
-        auto const kind = typ->is_string() ? transport::to_lower_ascii(typ->get_string()) : std::string();
+        auto const kind
+            = typ->is_string() ? transport::to_lower_ascii(typ->get_string()) : std::string();
         if (kind != "at+jwt" && kind != "application/at+jwt") {
             return fail("typ is not at+jwt");
         }

@@ -17,7 +17,7 @@
 namespace toolgate::server {
 namespace {
 
-std::atomic<bool> json_format{false};
+std::atomic<bool> json_format { false };
 thread_local std::span<const log_field> current_fields;
 
 void append_utf8_escaped(std::string& out, std::string_view text)
@@ -48,17 +48,18 @@ void append_utf8_escaped(std::string& out, std::string_view text)
             ++i;
         } else {
             // A whole, valid UTF-8 sequence passes; anything else becomes U+FFFD.
-            std::size_t const len = c >= 0xc2 && c <= 0xdf   ? 2
-                                    : c >= 0xe0 && c <= 0xef ? 3
-                                    : c >= 0xf0 && c <= 0xf4 ? 4
-                                                             : 0;
+            std::size_t const len = c >= 0xc2 && c <= 0xdf ? 2
+                : c >= 0xe0 && c <= 0xef                   ? 3
+                : c >= 0xf0 && c <= 0xf4                   ? 4
+                                                           : 0;
             bool valid = len > 0 && i + len <= text.size();
             for (std::size_t k = 1; valid && k < len; ++k) {
                 valid = (static_cast<unsigned char>(text[i + k]) & 0xc0) == 0x80;
             }
             if (valid && len == 3) {
                 auto const c1 = static_cast<unsigned char>(text[i + 1]);
-                valid = !(c == 0xe0 && c1 < 0xa0) && !(c == 0xed && c1 >= 0xa0); // overlong, surrogate
+                valid = !(c == 0xe0 && c1 < 0xa0)
+                    && !(c == 0xed && c1 >= 0xa0); // overlong, surrogate
             } else if (valid && len == 4) {
                 auto const c1 = static_cast<unsigned char>(text[i + 1]);
                 valid = !(c == 0xf0 && c1 < 0x90) && !(c == 0xf4 && c1 >= 0x90);
@@ -77,13 +78,20 @@ void append_utf8_escaped(std::string& out, std::string_view text)
 std::string_view level_name(spdlog::level::level_enum level)
 {
     switch (level) {
-    case spdlog::level::trace: return "trace";
-    case spdlog::level::debug: return "debug";
-    case spdlog::level::info: return "info";
-    case spdlog::level::warn: return "warn";
-    case spdlog::level::err: return "error";
-    case spdlog::level::critical: return "critical";
-    default: return "off";
+    case spdlog::level::trace:
+        return "trace";
+    case spdlog::level::debug:
+        return "debug";
+    case spdlog::level::info:
+        return "info";
+    case spdlog::level::warn:
+        return "warn";
+    case spdlog::level::err:
+        return "error";
+    case spdlog::level::critical:
+        return "critical";
+    default:
+        return "off";
     }
 }
 
@@ -96,16 +104,17 @@ public:
         line.reserve(128 + msg.payload.size());
         auto const since_epoch = msg.time.time_since_epoch();
         auto const secs = std::chrono::duration_cast<std::chrono::seconds>(since_epoch);
-        auto const millis =
-            std::chrono::duration_cast<std::chrono::milliseconds>(since_epoch - secs).count();
+        auto const millis
+            = std::chrono::duration_cast<std::chrono::milliseconds>(since_epoch - secs).count();
         std::time_t const t = secs.count();
-        std::tm utc{};
+        std::tm utc {};
         gmtime_r(&t, &utc);
-        std::array<char, 40> stamp{};
+        std::array<char, 40> stamp {};
         auto const n = std::strftime(stamp.data(), stamp.size(), "%Y-%m-%dT%H:%M:%S", &utc);
         line += R"({"time":")";
         line.append(stamp.data(), n);
-        line += fmt::format(".{:03}Z\",\"level\":\"{}\",\"message\":", millis, level_name(msg.level));
+        line += fmt::format(
+            ".{:03}Z\",\"level\":\"{}\",\"message\":", millis, level_name(msg.level));
         line += json_quoted(std::string_view(msg.payload.data(), msg.payload.size()));
         for (auto const& field : current_fields) {
             line += ',';
@@ -165,10 +174,13 @@ void set_log_format(std::string const& name)
     }
 }
 
-bool is_json_logging() { return json_format; }
+bool is_json_logging()
+{
+    return json_format;
+}
 
-void log_event(spdlog::level::level_enum level, std::string_view message,
-               std::span<const log_field> fields)
+void log_event(
+    spdlog::level::level_enum level, std::string_view message, std::span<const log_field> fields)
 {
     auto* logger = spdlog::default_logger_raw();
     if (!logger->should_log(level)) {
@@ -213,10 +225,10 @@ request_id new_request_id()
         std::random_device rd;
         return static_cast<std::uint32_t>(rd());
     }();
-    static std::atomic<std::uint32_t> counter{0};
+    static std::atomic<std::uint32_t> counter { 0 };
     // Every call makes one: plain hex digits, no formatting library, no allocation.
-    std::uint64_t v = (std::uint64_t(prefix) << 32) |
-                      (counter.fetch_add(1, std::memory_order_relaxed) + 1);
+    std::uint64_t v
+        = (std::uint64_t(prefix) << 32) | (counter.fetch_add(1, std::memory_order_relaxed) + 1);
     static constexpr char hex[] = "0123456789abcdef";
     request_id out;
     for (int i = 15; i >= 0; --i, v >>= 4) {
@@ -230,7 +242,7 @@ std::string log_tag(std::string_view value)
     if (value.empty()) {
         return {};
     }
-    std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+    std::array<unsigned char, EVP_MAX_MD_SIZE> digest {};
     unsigned size = 0;
     EVP_Digest(value.data(), value.size(), digest.data(), &size, EVP_sha256(), nullptr);
     static constexpr char hex[] = "0123456789abcdef";

@@ -34,18 +34,18 @@ struct log_field {
 
 /// Logs `message` with `fields`: appended as ` key=value` in text, members in JSON. Fields
 /// without a value (std::monostate, or an empty string) are left out.
-void log_event(spdlog::level::level_enum level, std::string_view message,
-               std::span<const log_field> fields);
+void log_event(
+    spdlog::level::level_enum level, std::string_view message, std::span<const log_field> fields);
 inline void log_event(spdlog::level::level_enum level, std::string_view message,
-                      std::initializer_list<log_field> fields)
+    std::initializer_list<log_field> fields)
 {
     log_event(level, message, std::span<const log_field>(fields.begin(), fields.size()));
 }
 
 /// A request id: 16 hex digits held in place (one is made per call: no allocation).
 struct request_id {
-    std::array<char, 16> digits{};
-    std::string_view view() const { return {digits.data(), digits.size()}; }
+    std::array<char, 16> digits {};
+    std::string_view view() const { return { digits.data(), digits.size() }; }
 };
 
 /// A new request id, unique within the process and unlikely to repeat across replicas (a

@@ -50,7 +50,7 @@ public:
     /// A call of `tool` ended (thread-safe, lock-free). `tool` must be one of `tools`;
     /// anything else is not counted.
     void record_call(protocol::tool_descriptor const* tool, call_outcome outcome,
-                     std::chrono::nanoseconds duration) noexcept;
+        std::chrono::nanoseconds duration) noexcept;
     /// A call refused before it ran (limits, shutdown): counted, with no duration.
     void record_refused_call(protocol::tool_descriptor const* tool) noexcept;
     /// A tools/list answer went out: `bytes` on the wire, compressed or not.
@@ -71,14 +71,15 @@ private:
     public:
         explicit upstream_counts(server_metrics const& owner);
         void on_response(std::string_view toolkit, unsigned status) noexcept override;
-        void on_failure(std::string_view toolkit, transport::outbound_failure failure) noexcept override;
+        void on_failure(
+            std::string_view toolkit, transport::outbound_failure failure) noexcept override;
         void on_retry(std::string_view toolkit) noexcept override;
         void on_redirect(std::string_view toolkit) noexcept override;
 
         server_metrics const& owner;
         metrics::counter_grid responses; ///< toolkit × status class (1xx … 5xx)
-        metrics::counter_grid failures;  ///< toolkit × reason
-        metrics::counter_grid retries;   ///< toolkit × 1
+        metrics::counter_grid failures; ///< toolkit × reason
+        metrics::counter_grid retries; ///< toolkit × 1
         metrics::counter_grid redirects; ///< toolkit × 1
     };
 
@@ -90,12 +91,12 @@ private:
 
     std::span<const protocol::tool_descriptor> tools_;
     std::string version_;
-    std::vector<std::string> toolkits_;        ///< label values, then "none"
-    std::vector<std::uint16_t> toolkit_of_;    ///< per tool: its toolkit's row
+    std::vector<std::string> toolkits_; ///< label values, then "none"
+    std::vector<std::uint16_t> toolkit_of_; ///< per tool: its toolkit's row
     std::vector<std::string_view> tool_names_; ///< per tool: the name after "Toolkit."
-    metrics::counter_grid calls_;              ///< tool × outcome
-    metrics::histogram_row durations_;         ///< per toolkit row
-    metrics::counter listings_[2];             ///< identity, gzip
+    metrics::counter_grid calls_; ///< tool × outcome
+    metrics::histogram_row durations_; ///< per toolkit row
+    metrics::counter listings_[2]; ///< identity, gzip
     metrics::counter listing_bytes_[2];
     upstream_counts upstream_;
     metrics_sources sources_;

@@ -10,12 +10,15 @@
 namespace toolgate::server::metrics {
 
 counter_grid::counter_grid(std::size_t rows, std::size_t columns)
-    : rows_(rows), columns_(columns), cells_(std::make_unique<counter[]>(rows * columns))
+    : rows_(rows)
+    , columns_(columns)
+    , cells_(std::make_unique<counter[]>(rows * columns))
 {
 }
 
 histogram::histogram(bucket_bounds bounds)
-    : bounds_(bounds), buckets_(std::make_unique<std::atomic<std::uint64_t>[]>(bounds.size() + 1))
+    : bounds_(bounds)
+    , buckets_(std::make_unique<std::atomic<std::uint64_t>[]>(bounds.size() + 1))
 {
     bounds_ns_.reserve(bounds.size());
     for (double b : bounds) {
@@ -65,10 +68,17 @@ std::string escape_label_value(std::string_view value)
     out.reserve(value.size());
     for (char c : value) {
         switch (c) {
-        case '\\': out += "\\\\"; break;
-        case '"': out += "\\\""; break;
-        case '\n': out += "\\n"; break;
-        default: out += c;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '"':
+            out += "\\\"";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        default:
+            out += c;
         }
     }
     return out;
@@ -94,9 +104,12 @@ std::string number_text(double v)
 char const* kind_name(exposition::kind k)
 {
     switch (k) {
-    case exposition::kind::counter: return "counter";
-    case exposition::kind::gauge: return "gauge";
-    case exposition::kind::histogram: return "histogram";
+    case exposition::kind::counter:
+        return "counter";
+    case exposition::kind::gauge:
+        return "gauge";
+    case exposition::kind::histogram:
+        return "histogram";
     }
     return "untyped";
 }
@@ -106,11 +119,11 @@ char const* kind_name(exposition::kind k)
 void exposition::family(std::string_view name, kind type, std::string_view help)
 {
     fmt::format_to(std::back_inserter(out_), "# HELP {} {}\n# TYPE {} {}\n", name, help, name,
-                   kind_name(type));
+        kind_name(type));
 }
 
-void exposition::labels_text(std::span<const label> labels, std::string_view extra_name,
-                             std::string_view extra_value)
+void exposition::labels_text(
+    std::span<const label> labels, std::string_view extra_name, std::string_view extra_value)
 {
     if (labels.empty() && extra_name.empty()) {
         return;
@@ -152,8 +165,8 @@ void exposition::sample(std::string_view name, std::span<const label> labels, st
     fmt::format_to(std::back_inserter(out_), " {}\n", value);
 }
 
-void exposition::histogram_samples(std::string_view name, std::span<const label> labels,
-                                   histogram const& h)
+void exposition::histogram_samples(
+    std::string_view name, std::span<const label> labels, histogram const& h)
 {
     auto const snap = h.read();
     auto const bounds = h.bounds();

@@ -25,7 +25,7 @@ public:
     std::uint64_t value() const noexcept { return value_.load(std::memory_order_relaxed); }
 
 private:
-    std::atomic<std::uint64_t> value_{0};
+    std::atomic<std::uint64_t> value_ { 0 };
 };
 
 /// Counters in a fixed grid of rows × columns (e.g. tool × outcome), allocated once.
@@ -71,7 +71,7 @@ private:
     bucket_bounds bounds_;
     std::vector<std::int64_t> bounds_ns_;
     std::unique_ptr<std::atomic<std::uint64_t>[]> buckets_; ///< per bound, then +Inf
-    std::atomic<std::uint64_t> sum_ns_{0};
+    std::atomic<std::uint64_t> sum_ns_ { 0 };
 };
 
 /// Histograms of the same bounds, one per row (e.g. per toolkit).
@@ -99,15 +99,15 @@ public:
     void sample(std::string_view name, std::span<const label> labels, double value);
     void sample(std::string_view name, std::span<const label> labels, std::uint64_t value);
     /// The `_bucket`, `_sum` and `_count` samples of one labelled histogram.
-    void histogram_samples(std::string_view name, std::span<const label> labels,
-                           histogram const& h);
+    void histogram_samples(
+        std::string_view name, std::span<const label> labels, histogram const& h);
 
     std::string const& text() const noexcept { return out_; }
     std::string take() noexcept { return std::move(out_); }
 
 private:
     void labels_text(std::span<const label> labels, std::string_view extra_name = {},
-                     std::string_view extra_value = {});
+        std::string_view extra_value = {});
     std::string out_;
 };
 

@@ -12,15 +12,15 @@
 
 namespace toolgate::server {
 namespace json = boost::json;
-using protocol::error_code::header_mismatch;
 using protocol::rpc_error;
+using protocol::error_code::header_mismatch;
 using transport::trim_ows;
 
 namespace {
 
 rpc_error mismatch(std::string message)
 {
-    return {header_mismatch, std::move(message), std::nullopt};
+    return { header_mismatch, std::move(message), std::nullopt };
 }
 
 } // namespace
@@ -55,8 +55,7 @@ std::optional<std::string> decode_header_value(std::string_view raw)
     }
     std::string out(encoded.size() / 4 * 3, '\0');
     int const n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                  reinterpret_cast<unsigned char const*>(encoded.data()),
-                                  static_cast<int>(encoded.size()));
+        reinterpret_cast<unsigned char const*>(encoded.data()), static_cast<int>(encoded.size()));
     if (n < 0) {
         return std::nullopt;
     }
@@ -69,8 +68,8 @@ std::optional<std::string> decode_header_value(std::string_view raw)
     return out;
 }
 
-std::optional<rpc_error> check_modern_request(transport::http_request const& request,
-                                              protocol::message const& msg)
+std::optional<rpc_error> check_modern_request(
+    transport::http_request const& request, protocol::message const& msg)
 {
     auto const* params = msg.params();
     auto const claimed = protocol::claimed_version(params);
@@ -81,13 +80,12 @@ std::optional<rpc_error> check_modern_request(transport::http_request const& req
     if (version_header && trim_ows(*version_header) != claimed) {
         return mismatch(fmt::format("Header mismatch: MCP-Protocol-Version is \"{}\" but "
                                     "_meta names \"{}\"",
-                                    printable_header_value(trim_ows(*version_header)), claimed));
+            printable_header_value(trim_ows(*version_header)), claimed));
     }
     if (method_header && trim_ows(*method_header) != msg.method()) {
         return mismatch(fmt::format("Header mismatch: Mcp-Method is \"{}\" but the body's "
                                     "method is \"{}\"",
-                                    printable_header_value(trim_ows(*method_header)),
-                                    msg.method()));
+            printable_header_value(trim_ows(*method_header)), msg.method()));
     }
     auto meta = protocol::read_request_meta(params);
     if (auto const* error = std::get_if<rpc_error>(&meta)) {
@@ -101,9 +99,9 @@ std::optional<rpc_error> check_modern_request(transport::http_request const& req
         }
         data["supported"] = std::move(supported);
         data["requested"] = claimed;
-        return rpc_error{protocol::error_code::unsupported_protocol_version,
-                         fmt::format("Unsupported protocol version \"{}\"", claimed),
-                         json::value(std::move(data))};
+        return rpc_error { protocol::error_code::unsupported_protocol_version,
+            fmt::format("Unsupported protocol version \"{}\"", claimed),
+            json::value(std::move(data)) };
     }
     if (!version_header) {
         return mismatch("Header mismatch: the MCP-Protocol-Version header is required");
@@ -123,10 +121,9 @@ std::optional<rpc_error> check_modern_request(transport::http_request const& req
         if (!name || !name->is_string() || *decoded != std::string_view(name->get_string())) {
             return mismatch(fmt::format("Header mismatch: Mcp-Name is \"{}\" but the body names "
                                         "tool \"{}\"",
-                                        printable_header_value(*decoded),
-                                        name && name->is_string()
-                                            ? std::string_view(name->get_string())
-                                            : std::string_view()));
+                printable_header_value(*decoded),
+                name && name->is_string() ? std::string_view(name->get_string())
+                                          : std::string_view()));
         }
     }
     return std::nullopt;

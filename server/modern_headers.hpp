@@ -24,7 +24,7 @@ std::string printable_header_value(std::string_view value, std::size_t limit = 9
 /// Checks a modern request in the order of MCP-2026-07-28.md §3 (steps 2–6): header/claim
 /// and header/method agreement, the `_meta` envelope, the version, then the required headers.
 /// Returns the first failure.
-std::optional<protocol::rpc_error> check_modern_request(transport::http_request const& request,
-                                                        protocol::message const& msg);
+std::optional<protocol::rpc_error> check_modern_request(
+    transport::http_request const& request, protocol::message const& msg);
 
 } // namespace toolgate::server

@@ -1,13 +1,12 @@
 // /proc/self/stat, /proc/stat (boot time), /proc/self/fd and getrlimit.
 #include "server/process_stats.hpp"
 
-#include <sys/resource.h>
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <sys/resource.h>
+#include <unistd.h>
 
 namespace toolgate::server {
 namespace {
@@ -48,12 +47,23 @@ std::optional<process_stats> read_process_stats()
     long long rss = 0;
     for (int field = 3; field <= 24 && fields; ++field) {
         switch (field) {
-        case 14: fields >> utime; break;
-        case 15: fields >> stime; break;
-        case 22: fields >> starttime; break;
-        case 23: fields >> vsize; break;
-        case 24: fields >> rss; break;
-        default: fields >> skip;
+        case 14:
+            fields >> utime;
+            break;
+        case 15:
+            fields >> stime;
+            break;
+        case 22:
+            fields >> starttime;
+            break;
+        case 23:
+            fields >> vsize;
+            break;
+        case 24:
+            fields >> rss;
+            break;
+        default:
+            fields >> skip;
         }
     }
     if (!fields) {
@@ -76,7 +86,7 @@ std::optional<process_stats> read_process_stats()
     if (out.open_fds > 0) {
         --out.open_fds; // the directory iterator's own descriptor
     }
-    rlimit limit{};
+    rlimit limit {};
     if (getrlimit(RLIMIT_NOFILE, &limit) == 0) {
         out.max_fds = limit.rlim_cur;
     }

@@ -7,12 +7,12 @@
 namespace toolgate::server {
 
 struct process_stats {
-    double cpu_seconds = 0;          ///< user + system
+    double cpu_seconds = 0; ///< user + system
     std::uint64_t resident_bytes = 0;
     std::uint64_t virtual_bytes = 0;
     std::uint64_t open_fds = 0;
-    std::uint64_t max_fds = 0;       ///< the soft RLIMIT_NOFILE
-    double start_time_seconds = 0;   ///< since the Unix epoch
+    std::uint64_t max_fds = 0; ///< the soft RLIMIT_NOFILE
+    double start_time_seconds = 0; ///< since the Unix epoch
 };
 
 /// Reads /proc/self (Linux). nullopt when /proc is not there. procfs lives in memory, so the

@@ -19,8 +19,8 @@ view_settings settings_of(config const& cfg, service const& svc)
     s.max_listed_tools = cfg.max_listed_tools;
     s.pins = cfg.pins;
     s.read_only = cfg.read_only;
-    s.naming = cfg.tool_names == "dotted" ? protocol::tool_naming::dotted
-                                          : protocol::tool_naming::wire;
+    s.naming
+        = cfg.tool_names == "dotted" ? protocol::tool_naming::dotted : protocol::tool_naming::wire;
     s.page_size = cfg.page_size;
     s.server_toolkits_note = svc.credentials_note;
     return s;
@@ -36,10 +36,10 @@ protocol::server_identity server_identity_of()
 }
 
 protocol_stack::protocol_stack(config const& cfg, service& svc)
-    : discovery_(*svc.provider, texts_of(svc)),
-      views_(discovery_, settings_of(cfg, svc), server_identity_of()),
-      index_(discovery_.tools()),
-      dispatcher_(server_identity_of(), views_.default_view(), index_)
+    : discovery_(*svc.provider, texts_of(svc))
+    , views_(discovery_, settings_of(cfg, svc), server_identity_of())
+    , index_(discovery_.tools())
+    , dispatcher_(server_identity_of(), views_.default_view(), index_)
 {
 }
 

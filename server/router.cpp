@@ -29,13 +29,17 @@ namespace json = boost::json;
 using protocol::rpc_error;
 
 struct inflight_call {
-    explicit inflight_call(asio::any_io_executor ex) : executor(std::move(ex)) {}
-    asio::any_io_executor executor;   ///< where the call runs (a strand)
+    explicit inflight_call(asio::any_io_executor ex)
+        : executor(std::move(ex))
+    {
+    }
+    asio::any_io_executor executor; ///< where the call runs (a strand)
     asio::cancellation_signal signal; ///< emitted on `executor` only
-    std::atomic<bool> cancelled{false};
+    std::atomic<bool> cancelled { false };
 };
 
-conversation::conversation(asio::any_io_executor executor) : strand(asio::make_strand(executor))
+conversation::conversation(asio::any_io_executor executor)
+    : strand(asio::make_strand(executor))
 {
 }
 
@@ -49,27 +53,25 @@ std::string log_id(json::value const& id)
 
 std::string error_text(json::value const& id, int code, std::string message)
 {
-    return protocol::serialize_error(id, rpc_error{code, std::move(message), std::nullopt});
+    return protocol::serialize_error(id, rpc_error { code, std::move(message), std::nullopt });
 }
 
 /// Registers a call under its id; an error text when it cannot be (duplicate id, limit).
-std::variant<std::shared_ptr<inflight_call>, std::string>
-register_call(conversation& conv, asio::any_io_executor runs_on, std::string const& key,
-              json::value const& id,
-              std::size_t limit)
+std::variant<std::shared_ptr<inflight_call>, std::string> register_call(conversation& conv,
+    asio::any_io_executor runs_on, std::string const& key, json::value const& id, std::size_t limit)
 {
     std::lock_guard lock(conv.mutex);
     if (conv.inflight.contains(key)) {
         return error_text(id, protocol::error_code::invalid_request,
-                          fmt::format("Invalid Request: id {} is already in use by a call in "
-                                      "flight",
-                                      protocol::clipped(key, 64)));
+            fmt::format("Invalid Request: id {} is already in use by a call in "
+                        "flight",
+                protocol::clipped(key, 64)));
     }
     if (conv.inflight.size() >= limit) {
         return error_text(id, protocol::error_code::internal_error,
-                          fmt::format("Too many calls in flight in this session (limit {}, "
-                                      "--max-inflight-per-session); retry when one finishes",
-                                      limit));
+            fmt::format("Too many calls in flight in this session (limit {}, "
+                        "--max-inflight-per-session); retry when one finishes",
+                limit));
     }
     auto entry = std::make_shared<inflight_call>(std::move(runs_on));
     conv.inflight.emplace(key, entry);
@@ -85,8 +87,7 @@ void unregister_call(conversation& conv, std::string const& key)
 void cancel_entry(std::shared_ptr<inflight_call> const& entry)
 {
     entry->cancelled = true;
-    asio::post(entry->executor,
-               [entry] { entry->signal.emit(asio::cancellation_type::terminal); });
+    asio::post(entry->executor, [entry] { entry->signal.emit(asio::cancellation_type::terminal); });
 }
 
 void cancel_by_id(conversation& conv, json::value const& id)
@@ -106,7 +107,11 @@ void cancel_by_id(conversation& conv, json::value const& id)
 /// Holds one of a principal's in-flight places (router::admit_principal) until destroyed.
 class principal_admission {
 public:
-    principal_admission(router& r, std::string principal) : router_(r), principal_(std::move(principal)) {}
+    principal_admission(router& r, std::string principal)
+        : router_(r)
+        , principal_(std::move(principal))
+    {
+    }
     principal_admission(principal_admission const&) = delete;
     principal_admission& operator=(principal_admission const&) = delete;
     ~principal_admission() { router_.release_principal(principal_); }
@@ -119,7 +124,8 @@ private:
 /// Holds one unit of the router's total in-flight budget for a stateless call.
 class admission {
 public:
-    explicit admission(std::shared_ptr<std::atomic<std::size_t>> count) : count_(std::move(count))
+    explicit admission(std::shared_ptr<std::atomic<std::size_t>> count)
+        : count_(std::move(count))
     {
     }
     admission(admission const&) = delete;
@@ -136,7 +142,7 @@ std::optional<std::string> router::admit(json::value const& id)
 {
     if (refusing_) {
         return error_text(id, protocol::error_code::internal_error,
-                          "Server is shutting down: no new tool calls are accepted");
+            "Server is shutting down: no new tool calls are accepted");
     }
     // Optimistic increment: a call over the limit gives its unit straight back.
     auto const before = inflight_total_->fetch_add(1);
@@ -145,15 +151,18 @@ std::optional<std::string> router::admit(json::value const& id)
     }
     --*inflight_total_;
     return error_text(id, protocol::error_code::internal_error,
-                      fmt::format("Server busy: {} tool calls in flight (limit {}, "
-                                  "--max-inflight); retry shortly",
-                                  before, limits_.max_inflight_total));
+        fmt::format("Server busy: {} tool calls in flight (limit {}, "
+                    "--max-inflight); retry shortly",
+            before, limits_.max_inflight_total));
 }
 
-void router::release() { --*inflight_total_; }
+void router::release()
+{
+    --*inflight_total_;
+}
 
-std::optional<std::string> router::admit_principal(json::value const& id,
-                                                   std::string const& principal)
+std::optional<std::string> router::admit_principal(
+    json::value const& id, std::string const& principal)
 {
     if (principal.empty()) {
         return std::nullopt;
@@ -162,9 +171,9 @@ std::optional<std::string> router::admit_principal(json::value const& id,
     auto& count = principal_calls_[principal];
     if (count >= limits_.max_inflight_per_principal) {
         return error_text(id, protocol::error_code::internal_error,
-                          fmt::format("Too many calls in flight for this client ({} at once, "
-                                      "--max-inflight-per-principal); retry when one finishes",
-                                      limits_.max_inflight_per_principal));
+            fmt::format("Too many calls in flight for this client ({} at once, "
+                        "--max-inflight-per-principal); retry when one finishes",
+                limits_.max_inflight_per_principal));
     }
     ++count;
     return std::nullopt;
@@ -176,14 +185,17 @@ void router::release_principal(std::string const& principal)
         return;
     }
     std::lock_guard lock(principals_mutex_);
-    if (auto it = principal_calls_.find(principal); it != principal_calls_.end() && --it->second == 0) {
+    if (auto it = principal_calls_.find(principal);
+        it != principal_calls_.end() && --it->second == 0) {
         principal_calls_.erase(it);
     }
 }
 
-router::router(toolkits::tool_provider& provider, protocol::dispatcher const& dispatcher,
-               router_limits limits)
-    : provider_(provider), dispatcher_(dispatcher), limits_(limits)
+router::router(
+    toolkits::tool_provider& provider, protocol::dispatcher const& dispatcher, router_limits limits)
+    : provider_(provider)
+    , dispatcher_(dispatcher)
+    , limits_(limits)
 {
 }
 
@@ -194,9 +206,8 @@ void router::count_refused(protocol::tool_call const& call)
     }
 }
 
-asio::awaitable<std::optional<std::string>>
-router::run_call(protocol::tool_call call, std::shared_ptr<transport::message_sink> sink,
-                 call_origin origin)
+asio::awaitable<std::optional<std::string>> router::run_call(
+    protocol::tool_call call, std::shared_ptr<transport::message_sink> sink, call_origin origin)
 {
     auto const request = new_request_id();
     auto const request_id = request.view();
@@ -208,13 +219,12 @@ router::run_call(protocol::tool_call call, std::shared_ptr<transport::message_si
         forwarded = call.trace->child(span_id);
     }
     routed_call_context context(std::move(sink), call.progress_token, call.level, call.version,
-                                call.view, std::move(forwarded), std::move(call.tracestate),
-                                std::move(origin.credentials));
+        call.view, std::move(forwarded), std::move(call.tracestate), std::move(origin.credentials));
     if (spdlog::should_log(spdlog::level::debug)) {
         // Secret-named arguments are masked at every level (issue 6 item 6).
         spdlog::debug("tools/call id={} request_id={} tool={} arguments={}", log_id(call.id),
-                      request_id, call.tool->dotted_name,
-                      protocol::clipped(redacted_arguments_text(call.arguments), 2048));
+            request_id, call.tool->dotted_name,
+            protocol::clipped(redacted_arguments_text(call.arguments), 2048));
     }
     auto const started = std::chrono::steady_clock::now();
     protocol::call_result result;
@@ -227,12 +237,12 @@ router::run_call(protocol::tool_call call, std::shared_ptr<transport::message_si
         aborted = e.code() == asio::error::operation_aborted;
         if (!aborted) {
             spdlog::error("tools/call id={} request_id={} tool={} failed: {}", log_id(call.id),
-                          request_id, call.tool->dotted_name, e.what());
+                request_id, call.tool->dotted_name, e.what());
         }
     } catch (std::exception const& e) {
         failed = true;
         spdlog::error("tools/call id={} request_id={} tool={} failed: {}", log_id(call.id),
-                      request_id, call.tool->dotted_name, e.what());
+            request_id, call.tool->dotted_name, e.what());
     }
     context.finish();
     auto const elapsed = std::chrono::steady_clock::now() - started;
@@ -247,11 +257,12 @@ router::run_call(protocol::tool_call call, std::shared_ptr<transport::message_si
         metrics_->record_call(call.tool, outcome, elapsed);
     }
     if (spdlog::should_log(spdlog::level::info)) {
-        static constexpr std::string_view outcome_text[] = {"ok", "tool_error", "protocol_error",
-                                                            "cancelled"};
+        static constexpr std::string_view outcome_text[]
+            = { "ok", "tool_error", "protocol_error", "cancelled" };
         auto const dotted = std::string_view(call.tool->dotted_name);
         auto const dot = dotted.find('.');
-        auto const toolkit = dot == std::string_view::npos ? std::string_view() : dotted.substr(0, dot);
+        auto const toolkit
+            = dot == std::string_view::npos ? std::string_view() : dotted.substr(0, dot);
         auto const principal = log_tag(origin.principal);
         auto const id = log_id(call.id);
         auto const ms = std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count();
@@ -262,30 +273,25 @@ router::run_call(protocol::tool_call call, std::shared_ptr<transport::message_si
             parent_id = call.trace->parent_id();
         }
         log_event(spdlog::level::info, "tools/call",
-                  {{"id", id},
-                   {"request_id", request_id},
-                   {"tool", dotted},
-                   {"toolkit", toolkit},
-                   {"outcome", outcome_text[static_cast<int>(outcome)]},
-                   {"status", result.upstream_status > 0
-                                  ? log_field::value_type(std::int64_t(result.upstream_status))
-                                  : log_field::value_type(std::monostate{})},
-                   {"ms", std::int64_t(ms)},
-                   {"session", std::string_view(origin.session_tag)},
-                   {"principal", std::string_view(principal)},
-                   {"trace_id", trace_id},
-                   {"parent_id", parent_id},
-                   {"span_id", std::string_view(span_id)}});
+            { { "id", id }, { "request_id", request_id }, { "tool", dotted },
+                { "toolkit", toolkit }, { "outcome", outcome_text[static_cast<int>(outcome)] },
+                { "status",
+                    result.upstream_status > 0
+                        ? log_field::value_type(std::int64_t(result.upstream_status))
+                        : log_field::value_type(std::monostate {}) },
+                { "ms", std::int64_t(ms) }, { "session", std::string_view(origin.session_tag) },
+                { "principal", std::string_view(principal) }, { "trace_id", trace_id },
+                { "parent_id", parent_id }, { "span_id", std::string_view(span_id) } });
     }
     if (failed) {
         co_return error_text(call.id, protocol::error_code::internal_error,
-                             fmt::format("Internal error while running {}", call.tool->name));
+            fmt::format("Internal error while running {}", call.tool->name));
     }
     co_return dispatcher_.call_reply(call, result);
 }
 
 void router::start_call(std::shared_ptr<conversation> conv, protocol::tool_call call,
-                        std::shared_ptr<transport::message_sink> sink)
+    std::shared_ptr<transport::message_sink> sink)
 {
     auto key = json::serialize(call.id);
     if (auto busy = admit(call.id)) {
@@ -293,8 +299,8 @@ void router::start_call(std::shared_ptr<conversation> conv, protocol::tool_call 
         sink->send(std::move(*busy));
         return;
     }
-    auto registered = register_call(*conv, conv->strand, key, call.id,
-                                    limits_.max_inflight_per_conversation);
+    auto registered
+        = register_call(*conv, conv->strand, key, call.id, limits_.max_inflight_per_conversation);
     if (auto const* error = std::get_if<std::string>(&registered)) {
         release();
         count_refused(call);
@@ -302,23 +308,21 @@ void router::start_call(std::shared_ptr<conversation> conv, protocol::tool_call 
         return;
     }
     auto entry = std::get<std::shared_ptr<inflight_call>>(registered);
-    asio::co_spawn(conv->strand, run_call(std::move(call), sink, {conv->session_tag, {}}),
-                   asio::bind_cancellation_slot(
-                       entry->signal.slot(),
-                       [this, conv, key, entry, sink](std::exception_ptr,
-                                                      std::optional<std::string> r) {
-                           unregister_call(*conv, key);
-                           release();
-                           if (r && !entry->cancelled) {
-                               sink->send(std::move(*r)); // CN1: a cancelled call gets no reply
-                           }
-                       }));
+    asio::co_spawn(conv->strand, run_call(std::move(call), sink, { conv->session_tag, {} }),
+        asio::bind_cancellation_slot(entry->signal.slot(),
+            [this, conv, key, entry, sink](std::exception_ptr, std::optional<std::string> r) {
+                unregister_call(*conv, key);
+                release();
+                if (r && !entry->cancelled) {
+                    sink->send(std::move(*r)); // CN1: a cancelled call gets no reply
+                }
+            }));
 }
 
 void router::on_text(std::shared_ptr<conversation> conv, std::string text,
-                     std::shared_ptr<transport::message_sink> sink)
+    std::shared_ptr<transport::message_sink> sink)
 {
-    auto parsed = protocol::parse_json(text, {limits_.max_depth});
+    auto parsed = protocol::parse_json(text, { limits_.max_depth });
     if (auto const* error = std::get_if<rpc_error>(&parsed)) {
         sink->send(protocol::serialize_error(nullptr, *error));
         return;
@@ -342,10 +346,9 @@ void router::on_text(std::shared_ptr<conversation> conv, std::string text,
     }
 }
 
-asio::awaitable<std::optional<protocol::reply>>
-router::handle(protocol::message msg, std::shared_ptr<conversation> conv,
-               std::shared_ptr<transport::message_sink> stream,
-               std::shared_ptr<protocol::tool_view const> view, credentials_ptr credentials)
+asio::awaitable<std::optional<protocol::reply>> router::handle(protocol::message msg,
+    std::shared_ptr<conversation> conv, std::shared_ptr<transport::message_sink> stream,
+    std::shared_ptr<protocol::tool_view const> view, credentials_ptr credentials)
 {
     auto decided = decide(msg, conv.get(), view);
     if (auto* r = std::get_if<protocol::reply>(&decided)) {
@@ -354,7 +357,7 @@ router::handle(protocol::message msg, std::shared_ptr<conversation> conv,
     if (auto* call = std::get_if<protocol::tool_call>(&decided)) {
         std::string no_principal; // named: no braced temporaries inside a co_await operand
         co_return co_await run_decided(std::move(*call), std::move(conv), std::move(stream),
-                                       std::move(no_principal), std::move(credentials));
+            std::move(no_principal), std::move(credentials));
     }
     co_return std::nullopt;
 }
@@ -365,7 +368,7 @@ router::decision router::decide(protocol::message const& msg, conversation* conv
 }
 
 router::decision router::decide(protocol::message const& msg, conversation* conv,
-                                std::shared_ptr<protocol::tool_view const> const& view)
+    std::shared_ptr<protocol::tool_view const> const& view)
 {
     auto const& seen = view ? view : dispatcher_.default_view();
     protocol::outcome outcome;
@@ -383,46 +386,45 @@ router::decision router::decide(protocol::message const& msg, conversation* conv
         if (conv) {
             cancel_by_id(*conv, cancel->request_id);
         }
-        return std::monostate{};
+        return std::monostate {};
     }
     if (auto* call = std::get_if<protocol::tool_call>(&outcome)) {
         return std::move(*call);
     }
-    return std::monostate{};
+    return std::monostate {};
 }
 
-asio::awaitable<std::optional<protocol::reply>>
-router::run_decided(protocol::tool_call call, std::shared_ptr<conversation> conv,
-                    std::shared_ptr<transport::message_sink> stream, std::string principal,
-                    credentials_ptr credentials)
+asio::awaitable<std::optional<protocol::reply>> router::run_decided(protocol::tool_call call,
+    std::shared_ptr<conversation> conv, std::shared_ptr<transport::message_sink> stream,
+    std::string principal, credentials_ptr credentials)
 {
     if (auto busy = admit(call.id)) {
         count_refused(call);
-        co_return protocol::reply{std::move(*busy), 200, false};
+        co_return protocol::reply { std::move(*busy), 200, false };
     }
     admission held(inflight_total_);
     if (auto busy = admit_principal(call.id, principal)) {
         count_refused(call);
-        co_return protocol::reply{std::move(*busy), 200, false};
+        co_return protocol::reply { std::move(*busy), 200, false };
     }
     principal_admission held_for_principal(*this, principal);
-    call_origin origin{conv ? conv->session_tag : std::string(), principal,
-                       std::move(credentials)};
+    call_origin origin { conv ? conv->session_tag : std::string(), principal,
+        std::move(credentials) };
     if (!conv || call.modern) {
         // Stateless: the caller's cancellation (the client closing the stream) reaches the
         // call through this coroutine's own slot.
         auto text = co_await run_call(std::move(call), stream, std::move(origin));
-        co_return protocol::reply{std::move(*text), 200, false};
+        co_return protocol::reply { std::move(*text), 200, false };
     }
     // The call runs on this request's own strand: hopping to the session's strand and back
     // would cost two posts per call, and calls of one session need no ordering among them.
     auto const here = co_await asio::this_coro::executor;
     auto key = json::serialize(call.id);
-    auto registered = register_call(*conv, here, key, call.id,
-                                    limits_.max_inflight_per_conversation);
+    auto registered
+        = register_call(*conv, here, key, call.id, limits_.max_inflight_per_conversation);
     if (auto* error = std::get_if<std::string>(&registered)) {
         count_refused(call);
-        co_return protocol::reply{std::move(*error), 200, false};
+        co_return protocol::reply { std::move(*error), 200, false };
     }
     auto entry = std::get<std::shared_ptr<inflight_call>>(registered);
     // The call listens to its entry's signal (notifications/cancelled, session end). The HTTP
@@ -434,10 +436,9 @@ router::run_decided(protocol::tool_call call, std::shared_ptr<conversation> conv
     if (forward.is_connected()) {
         forward.assign([entry](asio::cancellation_type) { cancel_entry(entry); });
     }
-    auto [error, text] = co_await asio::co_spawn(
-        here, run_call(std::move(call), stream, std::move(origin)),
-        asio::bind_cancellation_slot(entry->signal.slot(),
-                                     asio::as_tuple(asio::use_awaitable)));
+    auto [error, text] = co_await asio::co_spawn(here,
+        run_call(std::move(call), stream, std::move(origin)),
+        asio::bind_cancellation_slot(entry->signal.slot(), asio::as_tuple(asio::use_awaitable)));
     if (forward.is_connected()) {
         forward.clear();
     }
@@ -445,7 +446,7 @@ router::run_decided(protocol::tool_call call, std::shared_ptr<conversation> conv
     if (entry->cancelled || error || !text) {
         co_return std::nullopt;
     }
-    co_return protocol::reply{std::move(*text), 200, false};
+    co_return protocol::reply { std::move(*text), 200, false };
 }
 
 void router::cancel_all(conversation& conv)

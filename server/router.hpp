@@ -52,12 +52,12 @@ struct conversation {
 struct router_limits {
     std::size_t max_depth = 64;
     std::size_t max_inflight_per_conversation = 64; ///< --max-inflight-per-session
-    std::size_t max_inflight_total = 256;           ///< --max-inflight: every session together
+    std::size_t max_inflight_total = 256; ///< --max-inflight: every session together
     /// --max-inflight-per-principal: one authenticated client's calls, all its sessions and
     /// stateless requests together (security review 7). Not applied to the anonymous
     /// principal (no client authentication).
     std::size_t max_inflight_per_principal = 128;
-    std::size_t max_batch_messages = 64;                   ///< elements of one JSON-RPC batch
+    std::size_t max_batch_messages = 64; ///< elements of one JSON-RPC batch
     std::size_t max_batch_answer_bytes = 16 * 1024 * 1024; ///< one batch's answer array
 };
 
@@ -65,20 +65,19 @@ class router {
 public:
     /// `provider` and `dispatcher` must outlive the router.
     router(toolkits::tool_provider& provider, protocol::dispatcher const& dispatcher,
-           router_limits limits = {});
+        router_limits limits = {});
 
     /// stdio: handles one message text (or batch); every answer and notification goes to
     /// `sink`. Returns at once; tool calls continue on `conv->strand`.
     void on_text(std::shared_ptr<conversation> conv, std::string text,
-                 std::shared_ptr<transport::message_sink> sink);
+        std::shared_ptr<transport::message_sink> sink);
 
     /// HTTP: handles one parsed message. The response (if any) is returned; notifications
     /// about it go to `stream`. `conv` is null for stateless (2026-07-28) requests; the caller's
     /// cancellation slot cancels the call.
-    boost::asio::awaitable<std::optional<protocol::reply>>
-    handle(protocol::message msg, std::shared_ptr<conversation> conv,
-           std::shared_ptr<transport::message_sink> stream,
-           std::shared_ptr<protocol::tool_view const> view = {}, credentials_ptr credentials = {});
+    boost::asio::awaitable<std::optional<protocol::reply>> handle(protocol::message msg,
+        std::shared_ptr<conversation> conv, std::shared_ptr<transport::message_sink> stream,
+        std::shared_ptr<protocol::tool_view const> view = {}, credentials_ptr credentials = {});
 
     /// handle() in two steps, so that a caller can see whether a tool call may send
     /// notifications before choosing how to answer. decide() answers what needs no tool and
@@ -89,11 +88,10 @@ public:
     /// decide() for a request that sees the served tools through `view` (per-connection
     /// choices); null: the server's own view.
     decision decide(protocol::message const& msg, conversation* conv,
-                    std::shared_ptr<protocol::tool_view const> const& view);
-    boost::asio::awaitable<std::optional<protocol::reply>>
-    run_decided(protocol::tool_call call, std::shared_ptr<conversation> conv,
-                std::shared_ptr<transport::message_sink> stream, std::string principal = {},
-                credentials_ptr credentials = {});
+        std::shared_ptr<protocol::tool_view const> const& view);
+    boost::asio::awaitable<std::optional<protocol::reply>> run_decided(protocol::tool_call call,
+        std::shared_ptr<conversation> conv, std::shared_ptr<transport::message_sink> stream,
+        std::string principal = {}, credentials_ptr credentials = {});
 
     /// What a JSON-RPC batch gets: `refused` (a single -32600 error, the batch was not
     /// served), or `answer` (the array), or neither (only notifications: nothing to send).
@@ -104,9 +102,9 @@ public:
     /// A JSON-RPC batch (2025-03-26 sessions only), at most `max_batch_messages` elements;
     /// an element whose answer would take the array past `max_batch_answer_bytes` is answered
     /// with an error instead (security review 2).
-    boost::asio::awaitable<batch_outcome>
-    run_batch(std::shared_ptr<conversation> conv, boost::json::array batch,
-              std::shared_ptr<transport::message_sink> sink, credentials_ptr credentials = {});
+    boost::asio::awaitable<batch_outcome> run_batch(std::shared_ptr<conversation> conv,
+        boost::json::array batch, std::shared_ptr<transport::message_sink> sink,
+        credentials_ptr credentials = {});
 
     /// Cancels every call of `conv` (stdin EOF, session end, shutdown).
     void cancel_all(conversation& conv);
@@ -126,8 +124,8 @@ public:
 
     /// Counts a call against `principal`'s own limit (--max-inflight-per-principal); an error
     /// text when it is reached. The anonymous principal ("") is never limited here.
-    std::optional<std::string> admit_principal(boost::json::value const& id,
-                                               std::string const& principal);
+    std::optional<std::string> admit_principal(
+        boost::json::value const& id, std::string const& principal);
     /// Gives back a place taken by admit_principal.
     void release_principal(std::string const& principal);
     std::size_t max_depth() const { return limits_.max_depth; }
@@ -140,14 +138,13 @@ private:
         std::string principal;
         credentials_ptr credentials = {};
     };
-    boost::asio::awaitable<std::optional<std::string>>
-    run_call(protocol::tool_call call, std::shared_ptr<transport::message_sink> sink,
-             call_origin origin);
+    boost::asio::awaitable<std::optional<std::string>> run_call(protocol::tool_call call,
+        std::shared_ptr<transport::message_sink> sink, call_origin origin);
     void count_refused(protocol::tool_call const& call);
     void handle_batch(std::shared_ptr<conversation> conv, boost::json::array batch,
-                      std::shared_ptr<transport::message_sink> sink);
+        std::shared_ptr<transport::message_sink> sink);
     void start_call(std::shared_ptr<conversation> conv, protocol::tool_call call,
-                    std::shared_ptr<transport::message_sink> sink);
+        std::shared_ptr<transport::message_sink> sink);
 
     std::optional<std::string> admit(boost::json::value const& id);
     void release();
@@ -157,9 +154,9 @@ private:
     router_limits limits_;
     /// Shared with the calls' admission guards: a coroutine frame destroyed with the
     /// io_context after the router is gone must not touch the router.
-    std::shared_ptr<std::atomic<std::size_t>> inflight_total_ =
-        std::make_shared<std::atomic<std::size_t>>(0);
-    std::atomic<bool> refusing_{false};
+    std::shared_ptr<std::atomic<std::size_t>> inflight_total_
+        = std::make_shared<std::atomic<std::size_t>>(0);
+    std::atomic<bool> refusing_ { false };
     server_metrics* metrics_ = nullptr;
     std::mutex principals_mutex_;
     std::unordered_map<std::string, std::size_t> principal_calls_; ///< calls in flight by principal

@@ -1,10 +1,9 @@
 // JSON-RPC batches: only in a 2025-03-26 session (MCP-REQUIREMENTS B1–B3). Elements run in
 // order; the answer is one array holding a response per request.
-#include "server/router.hpp"
-
 #include "protocol/names.hpp"
 #include "protocol/request_meta.hpp"
 #include "protocol/versions.hpp"
+#include "server/router.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/json/array.hpp>
@@ -20,7 +19,7 @@ namespace {
 std::string invalid_batch(std::string message)
 {
     return protocol::serialize_error(
-        nullptr, {protocol::error_code::invalid_request, std::move(message), std::nullopt});
+        nullptr, { protocol::error_code::invalid_request, std::move(message), std::nullopt });
 }
 
 /// Why this batch may not be served, or "" when it may.
@@ -55,19 +54,18 @@ std::string batch_refusal(conversation& conv, json::array const& batch)
 
 } // namespace
 
-asio::awaitable<router::batch_outcome>
-router::run_batch(std::shared_ptr<conversation> conv, json::array batch,
-                  std::shared_ptr<transport::message_sink> sink, credentials_ptr credentials)
+asio::awaitable<router::batch_outcome> router::run_batch(std::shared_ptr<conversation> conv,
+    json::array batch, std::shared_ptr<transport::message_sink> sink, credentials_ptr credentials)
 {
     if (auto why = batch_refusal(*conv, batch); !why.empty()) {
-        co_return batch_outcome{invalid_batch(std::move(why)), std::nullopt};
+        co_return batch_outcome { invalid_batch(std::move(why)), std::nullopt };
     }
     if (batch.size() > limits_.max_batch_messages) {
-        co_return batch_outcome{
-            invalid_batch(fmt::format("Invalid Request: a batch holds at most {} messages (this "
+        co_return batch_outcome { invalid_batch(fmt::format(
+                                      "Invalid Request: a batch holds at most {} messages (this "
                                       "one {}); send fewer at a time",
                                       limits_.max_batch_messages, batch.size())),
-            std::nullopt};
+            std::nullopt };
     }
     protocol::batch_reply out;
     std::size_t bytes = 2;
@@ -90,36 +88,36 @@ router::run_batch(std::shared_ptr<conversation> conv, json::array batch,
         auto const size = answer->text.size() + answer->shared.size() + answer->tail.size() + 1;
         if (bytes + size > limits_.max_batch_answer_bytes) {
             // Answered, but too large to carry: the client gets an error it can act on.
-            answer = protocol::reply(protocol::serialize_error(
-                id, {protocol::error_code::internal_error,
-                     fmt::format("The batch's answer would exceed {} bytes: send this request "
-                                 "on its own",
-                                 limits_.max_batch_answer_bytes),
-                     std::nullopt}));
+            answer = protocol::reply(protocol::serialize_error(id,
+                { protocol::error_code::internal_error,
+                    fmt::format("The batch's answer would exceed {} bytes: send this request "
+                                "on its own",
+                        limits_.max_batch_answer_bytes),
+                    std::nullopt }));
         }
         bytes += answer->text.size() + answer->shared.size() + answer->tail.size() + 1;
         out.replies.push_back(std::move(*answer));
     }
     if (out.replies.empty()) {
-        co_return batch_outcome{}; // only notifications: nothing to answer
+        co_return batch_outcome {}; // only notifications: nothing to answer
     }
-    co_return batch_outcome{std::nullopt, std::move(out)};
+    co_return batch_outcome { std::nullopt, std::move(out) };
 }
 
 void router::handle_batch(std::shared_ptr<conversation> conv, json::array batch,
-                          std::shared_ptr<transport::message_sink> sink)
+    std::shared_ptr<transport::message_sink> sink)
 {
     auto strand = conv->strand;
     asio::co_spawn(strand, run_batch(std::move(conv), std::move(batch), sink),
-                   [sink](std::exception_ptr error, batch_outcome outcome) {
-                       if (error) {
-                           spdlog::error("batch failed");
-                       } else if (outcome.refused) {
-                           sink->send(std::move(*outcome.refused));
-                       } else if (outcome.answer) {
-                           sink->send(outcome.answer->flatten());
-                       }
-                   });
+        [sink](std::exception_ptr error, batch_outcome outcome) {
+            if (error) {
+                spdlog::error("batch failed");
+            } else if (outcome.refused) {
+                sink->send(std::move(*outcome.refused));
+            } else if (outcome.answer) {
+                sink->send(outcome.answer->flatten());
+            }
+        });
 }
 
 } // namespace toolgate::server

@@ -10,11 +10,11 @@
 #include "transport/http_listener.hpp"
 #include "transport/https_client.hpp"
 
+#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <boost/asio/as_tuple.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value_from.hpp>
 #include <fmt/format.h>
@@ -36,8 +36,7 @@ bool is_loopback_address(std::string const& host)
 }
 
 asio::awaitable<void> sweep_sessions(session_registry& sessions, router& r,
-                                     std::chrono::seconds every,
-                                     std::atomic<bool> const& stopping)
+    std::chrono::seconds every, std::atomic<bool> const& stopping)
 {
     asio::steady_timer timer(co_await asio::this_coro::executor);
     while (!stopping) {
@@ -50,9 +49,10 @@ asio::awaitable<void> sweep_sessions(session_registry& sessions, router& r,
 /// `arg` as one shell word: kept as it is when plain, else single-quoted.
 std::string shell_word(std::string const& arg)
 {
-    bool const plain = !arg.empty() && arg.find_first_not_of(
-                                           "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                                           "0123456789_./,:=+@%-") == std::string::npos;
+    bool const plain = !arg.empty()
+        && arg.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                 "0123456789_./,:=+@%-")
+            == std::string::npos;
     if (plain) {
         return arg;
     }
@@ -69,28 +69,28 @@ std::string url_host(std::string const& host)
 }
 
 void print_banner(config const& cfg, std::uint16_t port, std::string const& summary,
-                  client_auth const* auth, std::uint16_t metrics_port)
+    client_auth const* auth, std::uint16_t metrics_port)
 {
     auto const url = fmt::format("http://{}:{}{}", url_host(cfg.host), port, cfg.path);
     if (!cfg.metrics_listen.empty()) {
         auto const address = parse_listen_address(cfg.metrics_listen);
         spdlog::info("metrics at http://{}:{}/metrics{}", url_host(address->first), metrics_port,
-                     cfg.metrics_public ? "" : " (client authentication as on the MCP port)");
+            cfg.metrics_public ? "" : " (client authentication as on the MCP port)");
     }
     spdlog::info("toolgate {} serving MCP (Streamable HTTP) at {}", toolgate_version(), url);
     spdlog::info("{}", summary);
     if (!auth) {
-        spdlog::info("connect: npx @modelcontextprotocol/inspector --cli {} --method tools/list",
-                     url);
+        spdlog::info(
+            "connect: npx @modelcontextprotocol/inspector --cli {} --method tools/list", url);
     } else if (!auth->oauth()) {
         spdlog::info("connect with a token of --auth-token-file: npx @modelcontextprotocol/"
                      "inspector --cli {} --method tools/list --header \"Authorization: Bearer "
                      "<token>\" (static bearer tokens; there is no OAuth sign-in)",
-                     url);
+            url);
     } else {
         spdlog::info("connect with an access token from {}: npx @modelcontextprotocol/inspector "
                      "--cli {} --method tools/list --header \"Authorization: Bearer <token>\"",
-                     cfg.oauth_issuer, url);
+            cfg.oauth_issuer, url);
     }
     // The same tools over stdio, for a desktop client: the flags in force, as a shell command
     // and as the JSON `args` list a client's configuration file takes (one argument each).
@@ -100,10 +100,10 @@ void print_banner(config const& cfg, std::uint16_t port, std::string const& summ
         command += ' ' + shell_word(a);
     }
     spdlog::info("the same tools over stdio: {}{}; Ctrl-C stops this server", command,
-                 args.empty() ? std::string(" (no arguments)")
-                              : fmt::format(" (a client's JSON configuration: \"command\": "
-                                            "\"toolgate\", \"args\": {})",
-                                            boost::json::serialize(boost::json::value_from(args))));
+        args.empty() ? std::string(" (no arguments)")
+                     : fmt::format(" (a client's JSON configuration: \"command\": "
+                                   "\"toolgate\", \"args\": {})",
+                         boost::json::serialize(boost::json::value_from(args))));
 }
 
 /// SIGTERM/SIGINT in HTTP mode: stop accepting (idle keep-alive connections close), poll
@@ -113,11 +113,16 @@ void print_banner(config const& cfg, std::uint16_t port, std::string const& summ
 class graceful_stop {
 public:
     graceful_stop(asio::io_context& ioc, transport::http_listener& listener,
-                  transport::http_listener* metrics_listener, session_registry& sessions,
-                  router& r, std::chrono::seconds grace)
-        : ioc_(ioc), listener_(listener), metrics_listener_(metrics_listener),
-          sessions_(sessions), router_(r), timer_(ioc),
-          deadline_(std::chrono::steady_clock::time_point::max()), grace_(grace)
+        transport::http_listener* metrics_listener, session_registry& sessions, router& r,
+        std::chrono::seconds grace)
+        : ioc_(ioc)
+        , listener_(listener)
+        , metrics_listener_(metrics_listener)
+        , sessions_(sessions)
+        , router_(r)
+        , timer_(ioc)
+        , deadline_(std::chrono::steady_clock::time_point::max())
+        , grace_(grace)
     {
     }
 
@@ -146,15 +151,15 @@ private:
         }
         if (!cancelled_ && now >= deadline_) {
             cancelled_ = true;
-            spdlog::warn("shutdown: grace period over; cancelling {} call(s) in flight",
-                         router_.inflight());
+            spdlog::warn(
+                "shutdown: grace period over; cancelling {} call(s) in flight", router_.inflight());
             sessions_.cancel_all(router_);
             listener_.close_all();
             deadline_ = now + std::chrono::seconds(2); // cancelled calls unwind quickly
         } else if (cancelled_ && now >= deadline_) {
             spdlog::warn("shutdown: {} call(s) and {} request(s) still running 2 s after "
                          "cancellation; stopping anyway",
-                         router_.inflight(), listener_.active_requests());
+                router_.inflight(), listener_.active_requests());
             ioc_.stop();
             return;
         }
@@ -175,17 +180,16 @@ private:
 };
 
 /// The listener of --metrics-listen (set): a few connections, GET only.
-std::unique_ptr<transport::http_listener> make_metrics_listener(config const& cfg,
-                                                                asio::io_context& ioc,
-                                                                transport::http_handler& handler)
+std::unique_ptr<transport::http_listener> make_metrics_listener(
+    config const& cfg, asio::io_context& ioc, transport::http_handler& handler)
 {
     auto const address = parse_listen_address(cfg.metrics_listen);
     transport::http_limits limits;
     limits.max_body_bytes = 64 * 1024; // GET only
     limits.max_connections = 64;
     limits.max_connections_per_address = 32;
-    return std::make_unique<transport::http_listener>(ioc, address->first, address->second,
-                                                      handler, limits);
+    return std::make_unique<transport::http_listener>(
+        ioc, address->first, address->second, handler, limits);
 }
 
 } // namespace
@@ -201,8 +205,8 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
             cfg.host));
     }
     if (!is_loopback_address(cfg.host) && !auth) {
-        spdlog::warn("serving {} without client authentication (--allow-unauthenticated)",
-                     cfg.host);
+        spdlog::warn(
+            "serving {} without client authentication (--allow-unauthenticated)", cfg.host);
     }
     // Per-client credentials need to know who the client is (issue 14 item 5).
     if (!auth && (!cfg.credentials_file.empty() || cfg.per_request_credentials)) {
@@ -212,29 +216,29 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
     }
     if (svc.credentials && svc.credentials->multi_user()) {
         spdlog::info("platform credentials per client{}{}; the server's own {}",
-                     cfg.credentials_file.empty() ? "" : " (credentials file)",
-                     cfg.per_request_credentials ? " (Toolgate-Secret-* headers)" : "",
-                     cfg.shared_credentials ? "serve clients without their own "
-                                              "(--shared-credentials)"
-                                            : "serve no client");
+            cfg.credentials_file.empty() ? "" : " (credentials file)",
+            cfg.per_request_credentials ? " (Toolgate-Secret-* headers)" : "",
+            cfg.shared_credentials ? "serve clients without their own "
+                                     "(--shared-credentials)"
+                                   : "serve no client");
     }
     if (auth && !is_loopback_address(cfg.host)) {
         // A12: bearer tokens need TLS; toolgate speaks plain HTTP, so a proxy must add it.
-        spdlog::info("client authentication on; terminate TLS in front of {}:{} (A12)", cfg.host,
-                     cfg.port);
+        spdlog::info(
+            "client authentication on; terminate TLS in front of {}:{} (A12)", cfg.host, cfg.port);
     }
     protocol_stack stack(cfg, svc);
     router r(stack.provider(), stack.dispatcher(),
-             {cfg.max_depth, cfg.max_inflight_per_session, cfg.max_inflight,
-              cfg.max_inflight_per_principal});
+        { cfg.max_depth, cfg.max_inflight_per_session, cfg.max_inflight,
+            cfg.max_inflight_per_principal });
 
     transport::session_signer signer(cfg.session_key);
     if (signer.has_random_key()) {
         spdlog::debug("session ids are signed with a random key; set --session-key (or "
                       "TOOLGATE_SESSION_KEY) to share sessions between replicas");
     }
-    session_registry sessions(ioc.get_executor(), std::move(signer), cfg.session_idle_timeout,
-                              cfg.session_max_age);
+    session_registry sessions(
+        ioc.get_executor(), std::move(signer), cfg.session_idle_timeout, cfg.session_max_age);
     sessions.set_max_sessions(cfg.max_sessions);
     sessions.set_max_sessions_per_principal(cfg.max_sessions_per_principal);
     transport::origin_policy origins(cfg.allowed_origins);
@@ -247,9 +251,9 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
     }
     // Ready once listening with the catalogue loaded (it is: the provider exists); not ready
     // from the moment shutdown begins.
-    std::atomic<bool> ready{false};
-    endpoint_options mcp_options{cfg.path, is_loopback_address(cfg.host), auth.get(),
-                                 &stack.views()};
+    std::atomic<bool> ready { false };
+    endpoint_options mcp_options { cfg.path, is_loopback_address(cfg.host), auth.get(),
+        &stack.views() };
     mcp_options.ready = &ready;
     mcp_options.metrics = cfg.metrics_listen.empty() ? &metrics : nullptr;
     mcp_options.metrics_public = cfg.metrics_public;
@@ -276,36 +280,36 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
         ops_options.ready = &ready;
         ops_options.metrics = &metrics;
         ops_options.metrics_public = cfg.metrics_public;
-        ops_options.loopback_bind =
-            is_loopback_address(parse_listen_address(cfg.metrics_listen)->first);
+        ops_options.loopback_bind
+            = is_loopback_address(parse_listen_address(cfg.metrics_listen)->first);
         ops_endpoint.emplace(r, sessions, origins, ops_options);
         metrics_listener = make_metrics_listener(cfg, ioc, *ops_endpoint);
         metrics_listener->start();
     }
-    metrics.set_sources({&listener, svc.upstream, &sessions, &r, &ready});
+    metrics.set_sources({ &listener, svc.upstream, &sessions, &r, &ready });
     if (auth && auth->resource().empty()) {
         // Default audience: the URL we serve, now that the port is known (before any request).
         auth->set_resource(canonical_url(cfg.host, listener.port(), cfg.path));
     }
     if (auth) {
         spdlog::info("client authentication: {} static token(s){}", auth->static_token_count(),
-                     auth->oauth() ? fmt::format("; OAuth resource {}", auth->resource())
-                                   : std::string());
+            auth->oauth() ? fmt::format("; OAuth resource {}", auth->resource()) : std::string());
     }
 
-    std::atomic<bool> stopping{false};
-    auto const sweep_every = std::min<std::chrono::seconds>(cfg.session_idle_timeout / 2 + std::chrono::seconds(1),
-                                                            std::chrono::seconds(30));
-    asio::co_spawn(ioc, sweep_sessions(sessions, r, sweep_every, stopping),
-                   [](std::exception_ptr) {});
+    std::atomic<bool> stopping { false };
+    auto const sweep_every = std::min<std::chrono::seconds>(
+        cfg.session_idle_timeout / 2 + std::chrono::seconds(1), std::chrono::seconds(30));
+    asio::co_spawn(
+        ioc, sweep_sessions(sessions, r, sweep_every, stopping), [](std::exception_ptr) {});
     asio::signal_set signals(ioc, SIGINT, SIGTERM);
-    graceful_stop shutdown{ioc, listener, metrics_listener.get(), sessions, r, cfg.shutdown_grace};
+    graceful_stop shutdown { ioc, listener, metrics_listener.get(), sessions, r,
+        cfg.shutdown_grace };
     auto const stop_now = [&](int sig) {
         // DECISIONS: stop accepting, let in-flight calls finish within a grace period, then
         // cancel them, exit 0.
         spdlog::info("signal {}: no longer accepting; waiting up to {} s for {} open "
                      "request(s)",
-                     sig, cfg.shutdown_grace.count(), listener.active_requests());
+            sig, cfg.shutdown_grace.count(), listener.active_requests());
         shutdown.begin();
     };
     // --drain-delay: /readyz says 503 at once, but requests are still served for that long,
@@ -324,8 +328,8 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
                 stop_now(sig);
                 return;
             }
-            spdlog::info("signal {}: draining: /readyz answers 503; still serving for {} s",
-                         sig, cfg.drain_delay.count());
+            spdlog::info("signal {}: draining: /readyz answers 503; still serving for {} s", sig,
+                cfg.drain_delay.count());
             drain_timer.expires_after(cfg.drain_delay);
             drain_timer.async_wait([&, sig](boost::system::error_code wait_ec) {
                 if (!wait_ec) {
@@ -355,8 +359,8 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
                 }
             }
             if (svc.credentials) {
-                spdlog::info("SIGHUP: platform credentials reloaded: {}",
-                             svc.credentials->reload());
+                spdlog::info(
+                    "SIGHUP: platform credentials reloaded: {}", svc.credentials->reload());
             }
             if (!stopping) {
                 await_hangup();
@@ -369,7 +373,7 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
     // handlers above must be in place by then.
     ready = true;
     print_banner(cfg, listener.port(), svc.summary + "; " + stack.views().mode_summary(),
-                 auth.get(), metrics_listener ? metrics_listener->port() : std::uint16_t(0));
+        auth.get(), metrics_listener ? metrics_listener->port() : std::uint16_t(0));
 
     std::vector<std::thread> workers;
     for (unsigned i = 1; i < cfg.threads; ++i) {

@@ -29,12 +29,13 @@ int serve_stdio(config const& cfg, asio::io_context& ioc, service& svc)
     }
     protocol_stack stack(cfg, svc);
     router r(stack.provider(), stack.dispatcher(),
-             {cfg.max_depth, cfg.max_inflight_per_session, cfg.max_inflight});
+        { cfg.max_depth, cfg.max_inflight_per_session, cfg.max_inflight });
     spdlog::info("toolgate {} on stdio: {}; {}", toolgate_version(), svc.summary,
-                 stack.views().mode_summary());
+        stack.views().mode_summary());
 
     auto conv = std::make_shared<conversation>(ioc.get_executor());
-    auto channel = std::make_shared<transport::stdio_channel>(ioc.get_executor(), cfg.max_line_bytes);
+    auto channel
+        = std::make_shared<transport::stdio_channel>(ioc.get_executor(), cfg.max_line_bytes);
     bool stopped = false;
     auto stop = [&ioc, &r, &stopped, conv, channel] {
         // DECISIONS: stdin EOF cancels in-flight calls and exits promptly with status 0.
@@ -69,50 +70,50 @@ int serve_stdio(config const& cfg, asio::io_context& ioc, service& svc)
         });
     };
     asio::signal_set signals(ioc, SIGINT, SIGTERM);
-    std::function<void(boost::system::error_code, int)> on_signal =
-        [&](boost::system::error_code ec, int sig) {
-            if (ec || stopped) {
-                return;
-            }
-            if (r.is_refusing_calls()) {
-                spdlog::info("signal {} again: cancelling calls now", sig);
-                stop();
-                return;
-            }
-            spdlog::info("signal {}: waiting up to {} s for {} call(s) in flight", sig,
-                         cfg.shutdown_grace.count(), r.inflight());
-            r.refuse_new_calls();
-            deadline = std::chrono::steady_clock::now() + cfg.shutdown_grace;
-            signals.async_wait(on_signal);
-            poll_drained();
-        };
+    std::function<void(boost::system::error_code, int)> on_signal
+        = [&](boost::system::error_code ec, int sig) {
+              if (ec || stopped) {
+                  return;
+              }
+              if (r.is_refusing_calls()) {
+                  spdlog::info("signal {} again: cancelling calls now", sig);
+                  stop();
+                  return;
+              }
+              spdlog::info("signal {}: waiting up to {} s for {} call(s) in flight", sig,
+                  cfg.shutdown_grace.count(), r.inflight());
+              r.refuse_new_calls();
+              deadline = std::chrono::steady_clock::now() + cfg.shutdown_grace;
+              signals.async_wait(on_signal);
+              poll_drained();
+          };
     signals.async_wait(on_signal);
     // SIGHUP: reread the secrets file and the token store (rotation without a restart).
     asio::signal_set hangups(ioc, SIGHUP);
-    std::function<void(boost::system::error_code, int)> on_hangup =
-        [&](boost::system::error_code ec, int) {
-            if (ec || stopped) {
-                return;
-            }
-            if (svc.credentials) {
-                spdlog::info("SIGHUP: platform credentials reloaded: {}",
-                             svc.credentials->reload());
-            } else {
-                spdlog::info("SIGHUP: nothing to reload");
-            }
-            hangups.async_wait(on_hangup);
-        };
+    std::function<void(boost::system::error_code, int)> on_hangup
+        = [&](boost::system::error_code ec, int) {
+              if (ec || stopped) {
+                  return;
+              }
+              if (svc.credentials) {
+                  spdlog::info(
+                      "SIGHUP: platform credentials reloaded: {}", svc.credentials->reload());
+              } else {
+                  spdlog::info("SIGHUP: nothing to reload");
+              }
+              hangups.async_wait(on_hangup);
+          };
     hangups.async_wait(on_hangup);
     std::size_t const limit = cfg.max_line_bytes;
     channel->start({
         [&r, conv, channel](std::string line) { r.on_text(conv, std::move(line), channel); },
         [channel, limit] {
-            channel->send(protocol::serialize_error(
-                nullptr, {protocol::error_code::parse_error,
-                          fmt::format("Parse error: message longer than {} bytes; it was "
-                                      "skipped (raise --max-line-bytes to allow it)",
-                                      limit),
-                          std::nullopt}));
+            channel->send(protocol::serialize_error(nullptr,
+                { protocol::error_code::parse_error,
+                    fmt::format("Parse error: message longer than {} bytes; it was "
+                                "skipped (raise --max-line-bytes to allow it)",
+                        limit),
+                    std::nullopt }));
         },
         [&stop] { stop(); },
     });

@@ -10,10 +10,12 @@
 namespace toolgate::server {
 
 session_registry::session_registry(boost::asio::any_io_executor executor,
-                                   transport::session_signer signer,
-                                   std::chrono::seconds idle_timeout, std::chrono::seconds max_age)
-    : executor_(std::move(executor)), signer_(std::move(signer)), idle_timeout_(idle_timeout),
-      max_age_(max_age)
+    transport::session_signer signer, std::chrono::seconds idle_timeout,
+    std::chrono::seconds max_age)
+    : executor_(std::move(executor))
+    , signer_(std::move(signer))
+    , idle_timeout_(idle_timeout)
+    , max_age_(max_age)
 {
 }
 
@@ -26,36 +28,36 @@ bool session_registry::is_expired(entry const& e, clock::time_point now) const
 {
     // The maximum age holds on the issuing replica too (security review 12): a busy session
     // does not live forever.
-    return now - e.last_used > idle_timeout_ ||
-           std::chrono::system_clock::now() - e.issued > max_age_;
+    return now - e.last_used > idle_timeout_
+        || std::chrono::system_clock::now() - e.issued > max_age_;
 }
 
-void session_registry::remember_ended(std::string const& id,
-                                      std::chrono::system_clock::time_point issued)
+void session_registry::remember_ended(
+    std::string const& id, std::chrono::system_clock::time_point issued)
 {
     ended_[id] = issued + max_age_;
 }
 
-std::string session_registry::open(std::shared_ptr<conversation> conv, std::string const& version,
-                                   std::string const& principal)
+std::string session_registry::open(
+    std::shared_ptr<conversation> conv, std::string const& version, std::string const& principal)
 {
     auto const issued = std::chrono::system_clock::now();
     auto id = signer_.issue(version, issued, principal);
     conv->session_tag = log_tag(id);
     std::lock_guard lock(mutex_);
-    sessions_[id] = {std::move(conv), clock::now(), principal, issued};
+    sessions_[id] = { std::move(conv), clock::now(), principal, issued };
     ++opened_;
     return id;
 }
 
 std::size_t session_registry::count_of(std::string const& principal) const
 {
-    return static_cast<std::size_t>(std::count_if(
-        sessions_.begin(), sessions_.end(), [&](auto const& e) { return e.second.principal == principal; }));
+    return static_cast<std::size_t>(std::count_if(sessions_.begin(), sessions_.end(),
+        [&](auto const& e) { return e.second.principal == principal; }));
 }
 
-std::unordered_map<std::string, session_registry::entry>::iterator
-session_registry::idle_lru_of(std::string const& principal)
+std::unordered_map<std::string, session_registry::entry>::iterator session_registry::idle_lru_of(
+    std::string const& principal)
 {
     auto best = sessions_.end();
     for (auto it = sessions_.begin(); it != sessions_.end(); ++it) {
@@ -69,9 +71,9 @@ session_registry::idle_lru_of(std::string const& principal)
     return best;
 }
 
-std::variant<std::string, session_registry::refusal>
-session_registry::try_open(std::shared_ptr<conversation> conv, std::string const& version,
-                           std::string const& principal, router& r)
+std::variant<std::string, session_registry::refusal> session_registry::try_open(
+    std::shared_ptr<conversation> conv, std::string const& version, std::string const& principal,
+    router& r)
 {
     auto const issued = std::chrono::system_clock::now();
     auto id = signer_.issue(version, issued, principal);
@@ -92,7 +94,7 @@ session_registry::try_open(std::shared_ptr<conversation> conv, std::string const
         if (sessions_.size() >= max_sessions_) {
             return refusal::server_full;
         }
-        sessions_[id] = {std::move(conv), clock::now(), principal, issued};
+        sessions_[id] = { std::move(conv), clock::now(), principal, issued };
         ++opened_;
     }
     if (reclaimed) {
@@ -131,8 +133,8 @@ void session_registry::cancel_all(router& r)
     }
 }
 
-std::shared_ptr<conversation> session_registry::find(std::string const& id,
-                                                     std::string const& principal)
+std::shared_ptr<conversation> session_registry::find(
+    std::string const& id, std::string const& principal)
 {
     std::lock_guard lock(mutex_);
     if (auto it = sessions_.find(id); it != sessions_.end()) {
@@ -149,8 +151,8 @@ std::shared_ptr<conversation> session_registry::find(std::string const& id,
         return nullptr;
     }
     auto claims = signer_.verify(id, principal); // signed for this principal only
-    if (!claims || std::chrono::system_clock::now() - claims->issued > max_age_ ||
-        sessions_.size() >= max_sessions_) {
+    if (!claims || std::chrono::system_clock::now() - claims->issued > max_age_
+        || sessions_.size() >= max_sessions_) {
         return nullptr; // (full: the client's initialize then gets the --max-sessions error)
     }
     // Issued by a replica sharing our key: carry on with its negotiated version.
@@ -158,7 +160,7 @@ std::shared_ptr<conversation> session_registry::find(std::string const& id,
     conv->session.initialized = true;
     conv->session.version = claims->version;
     conv->session_tag = log_tag(id);
-    sessions_[id] = {conv, clock::now(), principal, claims->issued};
+    sessions_[id] = { conv, clock::now(), principal, claims->issued };
     ++adopted_;
     return conv;
 }
@@ -208,9 +210,8 @@ void session_registry::expire_idle(router& r)
         }
         // An id past its maximum age is refused by its signature's time alone: no need to
         // remember it any longer.
-        std::erase_if(ended_, [wall = std::chrono::system_clock::now()](auto const& e) {
-            return e.second < wall;
-        });
+        std::erase_if(ended_,
+            [wall = std::chrono::system_clock::now()](auto const& e) { return e.second < wall; });
     }
     for (auto& conv : expired) {
         r.cancel_all(*conv);

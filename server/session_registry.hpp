@@ -9,8 +9,8 @@
 #include <boost/asio/any_io_executor.hpp>
 
 #include <atomic>
-#include <cstdint>
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -25,7 +25,7 @@ public:
     using clock = std::chrono::steady_clock;
 
     session_registry(boost::asio::any_io_executor executor, transport::session_signer signer,
-                     std::chrono::seconds idle_timeout, std::chrono::seconds max_age);
+        std::chrono::seconds idle_timeout, std::chrono::seconds max_age);
 
     /// A fresh conversation and its id (the caller runs initialize on it first; the id is
     /// issued only when initialize succeeded, via `open`).
@@ -33,7 +33,7 @@ public:
     /// Registers `conv` (already initialized at `version`) for `principal` (the
     /// authenticated client, empty without client auth) and returns its new id.
     std::string open(std::shared_ptr<conversation> conv, std::string const& version,
-                     std::string const& principal = {});
+        std::string const& principal = {});
     /// Why a session could not be opened.
     enum class refusal { none, server_full, principal_full };
     /// As `open`, but refused when `max_sessions` sessions are live already (--max-sessions),
@@ -41,8 +41,7 @@ public:
     /// (--max-sessions-per-principal) and none of its sessions is idle: an idle one (no call
     /// in flight), the least recently used, is ended to make room first (security review 7).
     std::variant<std::string, refusal> try_open(std::shared_ptr<conversation> conv,
-                                                std::string const& version,
-                                                std::string const& principal, router& r);
+        std::string const& version, std::string const& principal, router& r);
     /// Whether one more session fits under the limits now, for `principal`.
     refusal room_for(std::string const& principal) const;
     void set_max_sessions(std::size_t limit) { max_sessions_ = limit; }
@@ -66,7 +65,7 @@ public:
     /// For metrics: live sessions, and how many were opened and ended here, and how.
     struct session_counts {
         std::size_t live = 0;
-        std::uint64_t opened = 0;  ///< by initialize on this replica
+        std::uint64_t opened = 0; ///< by initialize on this replica
         std::uint64_t adopted = 0; ///< a signed id issued by another replica (or before a restart)
         std::uint64_t deleted = 0; ///< DELETE
         std::uint64_t expired = 0; ///< idle timeout or maximum age
@@ -94,13 +93,13 @@ private:
     std::size_t count_of(std::string const& principal) const;
     std::unordered_map<std::string, entry>::iterator idle_lru_of(std::string const& principal);
 
-    std::atomic<std::uint64_t> opened_{0};
-    std::atomic<std::uint64_t> adopted_{0};
-    std::atomic<std::uint64_t> deleted_{0};
-    std::atomic<std::uint64_t> expired_{0};
-    std::atomic<std::uint64_t> evicted_{0};
-    std::atomic<std::size_t> max_sessions_{1024};
-    std::atomic<std::size_t> max_per_principal_{64};
+    std::atomic<std::uint64_t> opened_ { 0 };
+    std::atomic<std::uint64_t> adopted_ { 0 };
+    std::atomic<std::uint64_t> deleted_ { 0 };
+    std::atomic<std::uint64_t> expired_ { 0 };
+    std::atomic<std::uint64_t> evicted_ { 0 };
+    std::atomic<std::size_t> max_sessions_ { 1024 };
+    std::atomic<std::size_t> max_per_principal_ { 64 };
     mutable std::mutex mutex_;
     std::unordered_map<std::string, entry> sessions_;
     /// Ended or expired here, never to be adopted again, each with the time its id stops

@@ -43,24 +43,26 @@ std::string normalised_glob(std::string pattern)
 bool glob_matches(std::string const& pattern, protocol::tool_descriptor const& tool)
 {
     auto const dot = pattern.find('.');
-    return toolkits::glob_match(std::string_view(pattern).substr(0, dot), toolkit_of(tool)) &&
-           toolkits::glob_match(std::string_view(pattern).substr(dot + 1), tool_part(tool));
+    return toolkits::glob_match(std::string_view(pattern).substr(0, dot), toolkit_of(tool))
+        && toolkits::glob_match(std::string_view(pattern).substr(dot + 1), tool_part(tool));
 }
 
 char const* mode_name(tool_mode mode)
 {
     switch (mode) {
-    case tool_mode::full: return "full";
-    case tool_mode::discovery: return "discovery";
-    case tool_mode::automatic: return "auto";
+    case tool_mode::full:
+        return "full";
+    case tool_mode::discovery:
+        return "discovery";
+    case tool_mode::automatic:
+        return "auto";
     }
     return "auto";
 }
 
 /// The guide a model gets in initialize and server/discover (issue 11 item 5, issue 12).
 std::string instructions_for(std::vector<std::string> const& kits, std::size_t served,
-                             bool discovery, bool read_only, std::string const& needs,
-                             protocol::tool_naming naming)
+    bool discovery, bool read_only, std::string const& needs, protocol::tool_naming naming)
 {
     std::string out = "toolgate serves tools for these platforms:";
     for (std::size_t i = 0; i < kits.size(); ++i) {
@@ -119,13 +121,15 @@ std::string view_choice::key() const
         v.erase(std::unique(v.begin(), v.end()), v.end());
         return fmt::format("{}", fmt::join(v, ","));
     };
-    return fmt::format("toolkits={};tools={};mode={};read_only={}", sorted(toolkits),
-                       sorted(tools), mode ? mode_name(*mode) : "-", read_only ? 1 : 0);
+    return fmt::format("toolkits={};tools={};mode={};read_only={}", sorted(toolkits), sorted(tools),
+        mode ? mode_name(*mode) : "-", read_only ? 1 : 0);
 }
 
 tool_views::tool_views(toolkits::discovery_provider const& provider, view_settings settings,
-                       protocol::server_identity identity)
-    : provider_(provider), settings_(std::move(settings)), identity_(std::move(identity))
+    protocol::server_identity identity)
+    : provider_(provider)
+    , settings_(std::move(settings))
+    , identity_(std::move(identity))
 {
     std::vector<bool> callable(provider_.tools().size(), true);
     if (settings_.read_only) {
@@ -136,9 +140,8 @@ tool_views::tool_views(toolkits::discovery_provider const& provider, view_settin
     default_ = build(std::move(callable), settings_.mode, settings_.read_only, false, &summary_);
 }
 
-std::shared_ptr<protocol::tool_view const>
-tool_views::build(std::vector<bool> callable, tool_mode mode, bool read_only, bool per_client,
-                  std::string* summary) const
+std::shared_ptr<protocol::tool_view const> tool_views::build(std::vector<bool> callable,
+    tool_mode mode, bool read_only, bool per_client, std::string* summary) const
 {
     auto const tools = provider_.tools();
     auto const catalogue = provider_.catalogue_size();
@@ -150,17 +153,15 @@ tool_views::build(std::vector<bool> callable, tool_mode mode, bool read_only, bo
             kits.insert(toolkit_of(tools[i]));
         }
     }
-    bool const discovery =
-        mode == tool_mode::discovery ||
-        (mode == tool_mode::automatic && served.size() > settings_.max_listed_tools);
+    bool const discovery = mode == tool_mode::discovery
+        || (mode == tool_mode::automatic && served.size() > settings_.max_listed_tools);
     if (summary != nullptr) {
         *summary = mode == tool_mode::automatic
-                       ? fmt::format("tool mode {} (auto: {} tools served, {} --max-listed-tools "
-                                     "{})",
-                                     discovery ? "discovery" : "full", served.size(),
-                                     discovery ? "more than" : "at most",
-                                     settings_.max_listed_tools)
-                       : fmt::format("tool mode {} (--tool-mode)", mode_name(mode));
+            ? fmt::format("tool mode {} (auto: {} tools served, {} --max-listed-tools "
+                          "{})",
+                discovery ? "discovery" : "full", served.size(),
+                discovery ? "more than" : "at most", settings_.max_listed_tools)
+            : fmt::format("tool mode {} (--tool-mode)", mode_name(mode));
     }
     std::vector<protocol::tool_descriptor const*> listed;
     if (discovery) {
@@ -168,10 +169,10 @@ tool_views::build(std::vector<bool> callable, tool_mode mode, bool read_only, bo
             listed.push_back(&tools[i]);
         }
         for (auto const* tool : served) {
-            bool const pinned = std::any_of(settings_.pins.begin(), settings_.pins.end(),
-                                            [&](std::string const& glob) {
-                                                return glob_matches(normalised_glob(glob), *tool);
-                                            });
+            bool const pinned = std::any_of(
+                settings_.pins.begin(), settings_.pins.end(), [&](std::string const& glob) {
+                    return glob_matches(normalised_glob(glob), *tool);
+                });
             if (pinned) {
                 listed.push_back(tool);
             }
@@ -180,8 +181,8 @@ tool_views::build(std::vector<bool> callable, tool_mode mode, bool read_only, bo
         listed = served;
     }
     auto view = std::make_shared<protocol::tool_view>();
-    view->pages = std::make_shared<protocol::tool_pages>(
-        std::move(listed), settings_.naming, settings_.page_size, identity_,
+    view->pages = std::make_shared<protocol::tool_pages>(std::move(listed), settings_.naming,
+        settings_.page_size, identity_,
         per_client ? protocol::cache_scope::per_client : protocol::cache_scope::shared);
     view->callable = std::move(callable);
     view->naming = settings_.naming;
@@ -191,14 +192,13 @@ tool_views::build(std::vector<bool> callable, tool_mode mode, bool read_only, bo
                         "connection's URL or Toolgate-Read-Only header), so only tools that "
                         "only read are available; connect without it to use this tool";
     }
-    view->instructions =
-        instructions_for(std::vector<std::string>(kits.begin(), kits.end()), served.size(),
-                         discovery, read_only, settings_.server_toolkits_note, settings_.naming);
+    view->instructions = instructions_for(std::vector<std::string>(kits.begin(), kits.end()),
+        served.size(), discovery, read_only, settings_.server_toolkits_note, settings_.naming);
     return view;
 }
 
-std::variant<std::shared_ptr<protocol::tool_view const>, std::string>
-tool_views::view_for(view_choice const& choice)
+std::variant<std::shared_ptr<protocol::tool_view const>, std::string> tool_views::view_for(
+    view_choice const& choice)
 {
     if (choice.empty()) {
         return default_;
@@ -227,7 +227,7 @@ tool_views::view_for(view_choice const& choice)
         }
         if (!served_kits.contains(name)) {
             return fmt::format("toolkit `{}` is not served here (served: {})",
-                               protocol::clipped(name), fmt::join(served_kits, ", "));
+                protocol::clipped(name), fmt::join(served_kits, ", "));
         }
         (read ? reads : whole).insert(name);
     }
@@ -247,24 +247,24 @@ tool_views::view_for(view_choice const& choice)
         }
         if (ok && !globs.empty()) {
             ok = std::any_of(globs.begin(), globs.end(),
-                             [&](std::string const& g) { return glob_matches(g, tool); });
+                [&](std::string const& g) { return glob_matches(g, tool); });
         }
         callable[i] = ok;
         left += ok ? 1 : 0;
     }
     for (auto const& g : globs) {
         bool const any = std::any_of(tools.begin(), tools.begin() + std::ptrdiff_t(catalogue),
-                                     [&](auto const& tool) { return glob_matches(g, tool); });
+            [&](auto const& tool) { return glob_matches(g, tool); });
         if (!any) {
-            return fmt::format("tool pattern `{}` matches no tool served here",
-                               protocol::clipped(g));
+            return fmt::format(
+                "tool pattern `{}` matches no tool served here", protocol::clipped(g));
         }
     }
     if (left == 0) {
         return std::string("these choices leave no tool to serve");
     }
-    auto view = build(std::move(callable), choice.mode.value_or(settings_.mode), read_only, true,
-                      nullptr);
+    auto view = build(
+        std::move(callable), choice.mode.value_or(settings_.mode), read_only, true, nullptr);
     std::lock_guard lock(mutex_);
     if (cache_.size() < max_cached_views) {
         cache_.emplace(key, view);

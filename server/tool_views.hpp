@@ -29,8 +29,8 @@ std::optional<tool_mode> parse_tool_mode(std::string_view text);
 struct view_settings {
     tool_mode mode = tool_mode::automatic;
     std::size_t max_listed_tools = 40; ///< auto: full up to this many tools, discovery beyond
-    std::vector<std::string> pins;     ///< globs of tools listed beside the meta-tools
-    bool read_only = false;            ///< --read-only
+    std::vector<std::string> pins; ///< globs of tools listed beside the meta-tools
+    bool read_only = false; ///< --read-only
     protocol::tool_naming naming = protocol::tool_naming::wire;
     std::size_t page_size = 0;
     std::string server_toolkits_note; ///< what each toolkit needs (secret names), for instructions
@@ -39,7 +39,7 @@ struct view_settings {
 /// One connection's choices: each narrows the server's (none widens it).
 struct view_choice {
     std::vector<std::string> toolkits; ///< toolkits or toolsets (`KanbanApi:read`)
-    std::vector<std::string> tools;    ///< tool globs
+    std::vector<std::string> tools; ///< tool globs
     std::optional<tool_mode> mode;
     bool read_only = false;
 
@@ -51,14 +51,14 @@ class tool_views {
 public:
     /// `provider` (catalogue tools then meta-tools) must outlive this object.
     tool_views(toolkits::discovery_provider const& provider, view_settings settings,
-               protocol::server_identity identity);
+        protocol::server_identity identity);
 
     /// The view of the server's own settings.
     std::shared_ptr<protocol::tool_view const> const& default_view() const { return default_; }
     /// The view for a connection's choices, or why they cannot be served (an unknown or
     /// unserved toolkit, a pattern matching no served tool, nothing left to serve).
-    std::variant<std::shared_ptr<protocol::tool_view const>, std::string>
-    view_for(view_choice const& choice);
+    std::variant<std::shared_ptr<protocol::tool_view const>, std::string> view_for(
+        view_choice const& choice);
 
     /// The mode in force for the server's own settings, and why ("discovery: 1150 tools, more
     /// than --max-listed-tools 40"), for the banner.
@@ -66,8 +66,7 @@ public:
 
 private:
     std::shared_ptr<protocol::tool_view const> build(std::vector<bool> callable, tool_mode mode,
-                                                     bool read_only, bool per_client,
-                                                     std::string* summary) const;
+        bool read_only, bool per_client, std::string* summary) const;
 
     toolkits::discovery_provider const& provider_;
     view_settings settings_;

@@ -37,9 +37,9 @@ bool is_variable_name(std::string_view name)
 bool same_name(std::string_view a, std::string_view b)
 {
     return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) ==
-                      std::tolower(static_cast<unsigned char>(y));
-           });
+        return std::tolower(static_cast<unsigned char>(x))
+            == std::tolower(static_cast<unsigned char>(y));
+    });
 }
 
 std::string apply_format(std::string_view format, std::string_view secret)
@@ -54,8 +54,8 @@ std::string apply_format(std::string_view format, std::string_view secret)
 bool has_header(prepared_request const& prepared, std::string_view name)
 {
     auto const& headers = prepared.request.headers;
-    return std::any_of(headers.begin(), headers.end(),
-                       [&](auto const& h) { return same_name(h.first, name); });
+    return std::any_of(
+        headers.begin(), headers.end(), [&](auto const& h) { return same_name(h.first, name); });
 }
 
 std::string placeholder(std::string_view variable)
@@ -81,21 +81,19 @@ bool is_needed(secret_transmission const& rule, prepared_request const& prepared
 
 bool is_host_label(std::string_view text)
 {
-    return !text.empty() && text.front() != '-' && text.back() != '-' &&
-           std::all_of(text.begin(), text.end(), [](char c) {
-               return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-';
-           });
+    return !text.empty() && text.front() != '-' && text.back() != '-'
+        && std::all_of(text.begin(), text.end(),
+            [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-'; });
 }
 
 /// Fills a `{SECRET}` URL placeholder. The host it names is a secret too: the error names
 /// the toolkit and the variable only (DECISIONS).
 tool_result<void> fill_url_secret(toolkit_spec const& toolkit, secret_transmission const& rule,
-                                  std::string value, prepared_request& prepared,
-                                  bool allow_insecure_http)
+    std::string value, prepared_request& prepared, bool allow_insecure_http)
 {
     auto const unusable = [&](std::string_view expected) {
-        return refuse(std::string(toolkit.name) + ": the secret " + std::string(rule.secret) +
-                      " is not usable: expected " + std::string(expected) + "; nothing was sent");
+        return refuse(std::string(toolkit.name) + ": the secret " + std::string(rule.secret)
+            + " is not usable: expected " + std::string(expected) + "; nothing was sent");
     };
     if (rule.name == "host") {
         if (!is_host_label(value)) {
@@ -107,19 +105,19 @@ tool_result<void> fill_url_secret(toolkit_spec const& toolkit, secret_transmissi
             value.pop_back();
         }
         auto parsed = urls::parse_absolute_uri(value);
-        bool const usable = parsed &&
-                            (parsed->scheme_id() == urls::scheme::https ||
-                             parsed->scheme_id() == urls::scheme::http) &&
-                            !parsed->encoded_host().empty() && !parsed->has_userinfo() &&
-                            !parsed->has_query() && !parsed->has_fragment();
+        bool const usable = parsed
+            && (parsed->scheme_id() == urls::scheme::https
+                || parsed->scheme_id() == urls::scheme::http)
+            && !parsed->encoded_host().empty() && !parsed->has_userinfo() && !parsed->has_query()
+            && !parsed->has_fragment();
         if (!usable) {
             return unusable("an http(s) URL: scheme://host[:port], no query");
         }
         if (!allow_insecure_http && is_insecure_remote_url(value)) {
-            return refuse(std::string(toolkit.name) + ": the secret " + std::string(rule.secret) +
-                          " is an http:// URL of a host that is not loopback, so the "
-                          "credentials would travel unencrypted; use https://, or start "
-                          "toolgate with --allow-insecure-upstream; nothing was sent");
+            return refuse(std::string(toolkit.name) + ": the secret " + std::string(rule.secret)
+                + " is an http:// URL of a host that is not loopback, so the "
+                  "credentials would travel unencrypted; use https://, or start "
+                  "toolgate with --allow-insecure-upstream; nothing was sent");
         }
         prepared.redactions.push_back(value);
         prepared.redactions.push_back(std::string(parsed->encoded_authority()));
@@ -135,8 +133,8 @@ tool_result<void> fill_url_secret(toolkit_spec const& toolkit, secret_transmissi
     return {};
 }
 
-void add_credential(secret_transmission const& rule, std::string const& value,
-                    prepared_request& prepared)
+void add_credential(
+    secret_transmission const& rule, std::string const& value, prepared_request& prepared)
 {
     auto& request = prepared.request;
     prepared.redactions.push_back(value);
@@ -168,8 +166,7 @@ void add_credential(secret_transmission const& rule, std::string const& value,
 } // namespace
 
 tool_result<void> authenticate(toolkit_spec const& toolkit, tool_spec const& tool,
-                               credential_source const& credentials, prepared_request& prepared,
-                               bool allow_insecure_http)
+    credential_source const& credentials, prepared_request& prepared, bool allow_insecure_http)
 {
     // Look everything up first, so that one error names every missing variable.
     std::vector<std::pair<secret_transmission const*, std::string>> found;
@@ -193,16 +190,15 @@ tool_result<void> authenticate(toolkit_spec const& toolkit, tool_spec const& too
             names += i == 0 ? "" : (i + 1 == missing.size() ? " and " : ", ");
             names += missing[i];
         }
-        return refuse(std::string(toolkit.name) + "." + std::string(tool.name) + " needs " + names +
-                      ", which " + (missing.size() == 1 ? "is" : "are") + " not set: " +
-                      credentials.missing_hint(missing.size() != 1) +
-                      " and call again; nothing was sent");
+        return refuse(std::string(toolkit.name) + "." + std::string(tool.name) + " needs " + names
+            + ", which " + (missing.size() == 1 ? "is" : "are") + " not set: "
+            + credentials.missing_hint(missing.size() != 1) + " and call again; nothing was sent");
     }
     // URL secrets first: they are the ones that can still be refused (malformed values).
     for (auto& [rule, value] : found) {
         if (rule->in == "url") {
-            if (auto filled =
-                    fill_url_secret(toolkit, *rule, std::move(value), prepared, allow_insecure_http);
+            if (auto filled
+                = fill_url_secret(toolkit, *rule, std::move(value), prepared, allow_insecure_http);
                 !filled) {
                 return filled.error();
             }

@@ -23,7 +23,7 @@ namespace toolgate::toolkits {
 /// whose host is not loopback (--allow-insecure-upstream); refused otherwise, because the
 /// credentials would cross the network in clear.
 tool_result<void> authenticate(toolkit_spec const& toolkit, tool_spec const& tool,
-                               credential_source const& credentials, prepared_request& prepared,
-                               bool allow_insecure_http = false);
+    credential_source const& credentials, prepared_request& prepared,
+    bool allow_insecure_http = false);
 
 } // namespace toolgate::toolkits

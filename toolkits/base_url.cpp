@@ -16,14 +16,15 @@ namespace urls = boost::urls;
 bool equals_ignoring_case(std::string_view a, std::string_view b)
 {
     return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) ==
-                      std::tolower(static_cast<unsigned char>(y));
-           });
+        return std::tolower(static_cast<unsigned char>(x))
+            == std::tolower(static_cast<unsigned char>(y));
+    });
 }
 
 config_error bad(std::string_view toolkit, std::string_view why)
 {
-    return config_error{"base URL override for " + std::string(toolkit) + ": " + std::string(why)};
+    return config_error { "base URL override for " + std::string(toolkit) + ": "
+        + std::string(why) };
 }
 
 /// True when `url` starts with `base` and the rest begins a new path segment or the query:
@@ -39,11 +40,13 @@ bool starts_with_base(std::string_view url, std::string_view base)
 
 } // namespace
 
-boost::system::result<base_url_override, config_error>
-make_base_url_override(std::string_view toolkit, std::string_view url)
+boost::system::result<base_url_override, config_error> make_base_url_override(
+    std::string_view toolkit, std::string_view url)
 {
     if (toolkit.empty()) {
-        return config_error{"base URL override: the toolkit name is empty (expected Toolkit=URL)"};
+        return config_error {
+            "base URL override: the toolkit name is empty (expected Toolkit=URL)"
+        };
     }
     auto parsed = urls::parse_absolute_uri(url);
     if (!parsed) {
@@ -61,37 +64,36 @@ make_base_url_override(std::string_view toolkit, std::string_view url)
         return bad(toolkit, "the URL must not carry user:password@");
     }
     if (parsed->has_query() || parsed->has_fragment()) {
-        return bad(toolkit,
-                   "the URL must not have a ?query or #fragment (operation paths follow it)");
+        return bad(
+            toolkit, "the URL must not have a ?query or #fragment (operation paths follow it)");
     }
     std::string normalised(url);
     while (normalised.ends_with('/')) {
         normalised.pop_back();
     }
-    return base_url_override{std::string(toolkit), std::move(normalised)};
+    return base_url_override { std::string(toolkit), std::move(normalised) };
 }
 
-boost::system::result<base_url_override, config_error>
-parse_base_url_override(std::string_view text, std::span<const std::string_view> known_toolkits)
+boost::system::result<base_url_override, config_error> parse_base_url_override(
+    std::string_view text, std::span<const std::string_view> known_toolkits)
 {
     auto const eq = text.find('=');
     if (eq == std::string_view::npos) {
-        return config_error{"base URL override: expected Toolkit=URL (e.g. "
-                            "StoreApi=https://127.0.0.1:8443/prefix), got no '='"};
+        return config_error { "base URL override: expected Toolkit=URL (e.g. "
+                              "StoreApi=https://127.0.0.1:8443/prefix), got no '='" };
     }
     std::string_view toolkit = text.substr(0, eq);
     if (!known_toolkits.empty() && !toolkit.empty()) {
-        auto it =
-            std::find_if(known_toolkits.begin(), known_toolkits.end(),
-                         [&](std::string_view k) { return equals_ignoring_case(k, toolkit); });
+        auto it = std::find_if(known_toolkits.begin(), known_toolkits.end(),
+            [&](std::string_view k) { return equals_ignoring_case(k, toolkit); });
         if (it == known_toolkits.end()) {
             std::string names;
             for (auto k : known_toolkits) {
                 names += names.empty() ? "" : ", ";
                 names += k;
             }
-            return config_error{"base URL override: unknown toolkit `" + std::string(toolkit) +
-                                "` (known: " + names + ")"};
+            return config_error { "base URL override: unknown toolkit `" + std::string(toolkit)
+                + "` (known: " + names + ")" };
         }
         toolkit = *it;
     }
@@ -110,8 +112,8 @@ std::string origin_key(std::string_view url)
     }
     bool const tls = scheme == urls::scheme::https;
     std::string host = parsed->host_type() == urls::host_type::name
-                           ? std::string(parsed->host_name())
-                           : std::string(parsed->host_address());
+        ? std::string(parsed->host_name())
+        : std::string(parsed->host_address());
     for (auto& c : host) {
         c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     }
@@ -142,8 +144,8 @@ std::string base_url_variable(std::string_view toolkit)
     std::string name = "TOOLGATE_BASE_URL_";
     for (char c : toolkit) {
         name += std::isalnum(static_cast<unsigned char>(c))
-                    ? static_cast<char>(std::toupper(static_cast<unsigned char>(c)))
-                    : '_';
+            ? static_cast<char>(std::toupper(static_cast<unsigned char>(c)))
+            : '_';
     }
     return name;
 }
@@ -157,8 +159,8 @@ std::optional<std::string_view> base_url_overrides::find(std::string_view toolki
     return std::string_view(it->second);
 }
 
-tool_result<std::string> resolve_url_template(toolkit_spec const& toolkit, tool_spec const& tool,
-                                              base_url_overrides const& overrides)
+tool_result<std::string> resolve_url_template(
+    toolkit_spec const& toolkit, tool_spec const& tool, base_url_overrides const& overrides)
 {
     auto const replacement = overrides.find(toolkit.name);
     if (!replacement) {
@@ -172,9 +174,9 @@ tool_result<std::string> resolve_url_template(toolkit_spec const& toolkit, tool_
         }
     }
     if (best.empty()) {
-        return refuse(std::string(toolkit.name) + "." + std::string(tool.name) +
-                      ": its URL starts with none of the toolkit's base URLs, so the base URL "
-                      "override cannot apply; nothing was sent");
+        return refuse(std::string(toolkit.name) + "." + std::string(tool.name)
+            + ": its URL starts with none of the toolkit's base URLs, so the base URL "
+              "override cannot apply; nothing was sent");
     }
     return std::string(*replacement) + std::string(tool.http.url.substr(best.size()));
 }

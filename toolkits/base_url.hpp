@@ -31,8 +31,8 @@ struct config_error {
     std::string message;
 };
 
-[[noreturn]] inline void throw_exception_from_error(config_error const& error,
-                                                    boost::source_location const&)
+[[noreturn]] inline void throw_exception_from_error(
+    config_error const& error, boost::source_location const&)
 {
     throw std::invalid_argument(error.message);
 }
@@ -41,13 +41,12 @@ struct config_error {
 /// the toolkit must be one of them (matched ignoring case; the result carries the canonical
 /// spelling). Error messages name the toolkit and the problem, never echo the URL (it might
 /// carry a password).
-boost::system::result<base_url_override, config_error>
-parse_base_url_override(std::string_view text,
-                        std::span<const std::string_view> known_toolkits = {});
+boost::system::result<base_url_override, config_error> parse_base_url_override(
+    std::string_view text, std::span<const std::string_view> known_toolkits = {});
 
 /// Validates and normalises a URL given for `toolkit` (e.g. from `TOOLGATE_BASE_URL_STOREAPI`).
-boost::system::result<base_url_override, config_error>
-make_base_url_override(std::string_view toolkit, std::string_view url);
+boost::system::result<base_url_override, config_error> make_base_url_override(
+    std::string_view toolkit, std::string_view url);
 
 /// "scheme://host:port" of an absolute http(s) URL, host in lower case and the port explicit:
 /// the way the outbound client names an origin (transport::url_target::pool_key). "" when
@@ -77,7 +76,7 @@ private:
 /// `tool`'s URL template with its base replaced when `toolkit` has an override; the template
 /// unchanged otherwise. Refuses (rather than silently reaching the real platform) when an
 /// override is set but the URL starts with none of the toolkit's base URLs.
-tool_result<std::string> resolve_url_template(toolkit_spec const& toolkit, tool_spec const& tool,
-                                              base_url_overrides const& overrides);
+tool_result<std::string> resolve_url_template(
+    toolkit_spec const& toolkit, tool_spec const& tool, base_url_overrides const& overrides);
 
 } // namespace toolgate::toolkits

@@ -46,45 +46,44 @@ log_level level_of_status(unsigned status)
 event_line describe(outbound_event const& e)
 {
     auto const attempt = e.max_attempts > 1 && e.attempt > 1
-                             ? fmt::format(" (attempt {} of {})", e.attempt, e.max_attempts)
-                             : std::string();
+        ? fmt::format(" (attempt {} of {})", e.attempt, e.max_attempts)
+        : std::string();
     switch (e.what) {
     case outbound_event::kind::sending:
-        return {log_level::debug, fmt::format("{} {}: sending{}", e.method, e.where, attempt)};
+        return { log_level::debug, fmt::format("{} {}: sending{}", e.method, e.where, attempt) };
     case outbound_event::kind::answered:
-        return {level_of_status(e.status),
-                fmt::format("{} {}: {} in {} ms{}", e.method, e.where, e.status, e.elapsed.count(),
-                            attempt)};
+        return { level_of_status(e.status),
+            fmt::format(
+                "{} {}: {} in {} ms{}", e.method, e.where, e.status, e.elapsed.count(), attempt) };
     case outbound_event::kind::failed:
         if (e.retrying) {
             // Usually a kept-alive connection the platform had closed: nothing went wrong yet.
-            return {log_level::info,
-                    fmt::format("{} {}: no answer ({}) after {} ms{}; sending again", e.method,
-                                e.where, e.failure, e.elapsed.count(), attempt)};
+            return { log_level::info,
+                fmt::format("{} {}: no answer ({}) after {} ms{}; sending again", e.method, e.where,
+                    e.failure, e.elapsed.count(), attempt) };
         }
-        return {e.failure == "cancelled" ? log_level::info : log_level::error,
-                fmt::format("{} {}: no answer ({}) after {} ms{}", e.method, e.where, e.failure,
-                            e.elapsed.count(), attempt)};
+        return { e.failure == "cancelled" ? log_level::info : log_level::error,
+            fmt::format("{} {}: no answer ({}) after {} ms{}", e.method, e.where, e.failure,
+                e.elapsed.count(), attempt) };
     case outbound_event::kind::retry_wait:
-        return {log_level::warning,
-                fmt::format("{} {}: waiting {} before attempt {} of {}{}", e.method, e.where,
-                            seconds_text(e.wait), e.attempt, e.max_attempts,
-                            e.retry_after ? ", as the platform asked (Retry-After)" : "")};
+        return { log_level::warning,
+            fmt::format("{} {}: waiting {} before attempt {} of {}{}", e.method, e.where,
+                seconds_text(e.wait), e.attempt, e.max_attempts,
+                e.retry_after ? ", as the platform asked (Retry-After)" : "") };
     case outbound_event::kind::retry_skipped:
-        return {log_level::warning,
-                fmt::format("{} {}: the platform asked to wait {}{}, longer than the call may "
-                            "still take: its answer is returned without a retry",
-                            e.method, e.where, seconds_text(e.wait),
-                            e.retry_after ? " (Retry-After)" : "")};
+        return { log_level::warning,
+            fmt::format("{} {}: the platform asked to wait {}{}, longer than the call may "
+                        "still take: its answer is returned without a retry",
+                e.method, e.where, seconds_text(e.wait), e.retry_after ? " (Retry-After)" : "") };
     case outbound_event::kind::redirected:
-        return {log_level::debug,
-                fmt::format("{}: redirected ({}) to {}", e.method, e.status, e.where)};
+        return { log_level::debug,
+            fmt::format("{}: redirected ({}) to {}", e.method, e.status, e.where) };
     }
-    return {log_level::info, e.method + " " + e.where};
+    return { log_level::info, e.method + " " + e.where };
 }
 
-void report_refusal(call_context& context, toolkit_spec const& toolkit, tool_spec const& tool,
-                    std::string_view why)
+void report_refusal(
+    call_context& context, toolkit_spec const& toolkit, tool_spec const& tool, std::string_view why)
 {
     if (!context.reporting()) {
         return;
@@ -92,11 +91,15 @@ void report_refusal(call_context& context, toolkit_spec const& toolkit, tool_spe
     boost::json::object data;
     data["message"] = "not sent: " + std::string(why);
     context.log(log_level::warning, std::string(toolkit.name) + "." + std::string(tool.name),
-                std::move(data));
+        std::move(data));
 }
 
 struct call_reporter::state {
-    state(call_context& c, std::string t) : context(&c), tool(std::move(t)) {}
+    state(call_context& c, std::string t)
+        : context(&c)
+        , tool(std::move(t))
+    {
+    }
 
     /// The context while reporting goes on, under the lock; nullptr once stopped.
     std::mutex mutex;
@@ -111,8 +114,10 @@ struct call_reporter::state {
     /// Seconds since the call started, in tenths: progress values that read well.
     double elapsed_seconds() const
     {
-        auto const tenths = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                steady_clock::now() - started).count() / 100;
+        auto const tenths
+            = std::chrono::duration_cast<std::chrono::milliseconds>(steady_clock::now() - started)
+                  .count()
+            / 100;
         return static_cast<double>(tenths) / 10.0;
     }
 
@@ -137,8 +142,8 @@ struct call_reporter::state {
             data["ms"] = e.elapsed.count();
             data["attempt"] = e.attempt;
         }
-        if (e.what == outbound_event::kind::retry_wait ||
-            e.what == outbound_event::kind::retry_skipped) {
+        if (e.what == outbound_event::kind::retry_wait
+            || e.what == outbound_event::kind::retry_skipped) {
             data["wait_ms"] = e.wait.count();
             data["retry_after"] = e.retry_after;
         }
@@ -157,15 +162,14 @@ struct call_reporter::state {
         }
         auto const waited = elapsed_seconds();
         context->report_progress(waited, std::nullopt,
-                                 fmt::format("{}: waiting for {} ({:.0f} s so far)", tool,
-                                             target, waited));
+            fmt::format("{}: waiting for {} ({:.0f} s so far)", tool, target, waited));
     }
 };
 
 namespace {
 
 asio::awaitable<void> heartbeat(std::shared_ptr<call_reporter::state> st,
-                                std::chrono::milliseconds first, std::chrono::milliseconds every)
+    std::chrono::milliseconds first, std::chrono::milliseconds every)
 {
     auto wait = first;
     for (;;) {
@@ -202,9 +206,8 @@ std::function<void(outbound_event const&)> call_reporter::observer() const
     return [st = state_](outbound_event const& e) { st->event(e); };
 }
 
-void call_reporter::start_heartbeat(asio::any_io_executor executor,
-                                    std::chrono::milliseconds first,
-                                    std::chrono::milliseconds every)
+void call_reporter::start_heartbeat(asio::any_io_executor executor, std::chrono::milliseconds first,
+    std::chrono::milliseconds every)
 {
     state_->strand.emplace(asio::make_strand(executor));
     state_->timer.emplace(*state_->strand);

@@ -33,8 +33,8 @@ public:
     /// Starts the progress heartbeat on `executor`: after `first`, then every `every`, the
     /// time waited so far (as progress) and what is awaited (the host and path last sent to).
     void start_heartbeat(boost::asio::any_io_executor executor,
-                         std::chrono::milliseconds first = std::chrono::seconds(1),
-                         std::chrono::milliseconds every = std::chrono::seconds(1));
+        std::chrono::milliseconds first = std::chrono::seconds(1),
+        std::chrono::milliseconds every = std::chrono::seconds(1));
 
     /// Ends all reporting; idempotent. Nothing reaches the context after it returns.
     void stop();
@@ -48,7 +48,7 @@ private:
 /// Logs (warning) that a call of `tool` was refused before anything was sent, and why; for
 /// clients that asked for logs.
 void report_refusal(call_context& context, toolkit_spec const& toolkit, tool_spec const& tool,
-                    std::string_view why);
+    std::string_view why);
 
 /// The log line (level and text) for an outbound event, as sent to the client.
 struct event_line {

@@ -18,9 +18,15 @@ extern const toolkit_spec deploy_api_toolkit;
 
 namespace {
 
-const std::array<toolkit_spec const*, 8> toolkits{
-    &store_api_toolkit,  &core_engine_api_toolkit, &search_api_toolkit,    &ledger_api_toolkit,
-    &desk_api_toolkit,   &kanban_api_toolkit,      &vector_db_api_toolkit, &deploy_api_toolkit,
+const std::array<toolkit_spec const*, 8> toolkits {
+    &store_api_toolkit,
+    &core_engine_api_toolkit,
+    &search_api_toolkit,
+    &ledger_api_toolkit,
+    &desk_api_toolkit,
+    &kanban_api_toolkit,
+    &vector_db_api_toolkit,
+    &deploy_api_toolkit,
 };
 
 } // namespace
@@ -32,15 +38,15 @@ std::span<toolkit_spec const* const> all_toolkits()
 
 toolkit_spec const* find_toolkit(std::string_view name)
 {
-    auto it = std::find_if(toolkits.begin(), toolkits.end(),
-                           [&](toolkit_spec const* t) { return t->name == name; });
+    auto it = std::find_if(
+        toolkits.begin(), toolkits.end(), [&](toolkit_spec const* t) { return t->name == name; });
     return it == toolkits.end() ? nullptr : *it;
 }
 
 tool_spec const* find_tool(toolkit_spec const& toolkit, std::string_view tool)
 {
     auto it = std::lower_bound(toolkit.tools.begin(), toolkit.tools.end(), tool,
-                               [](tool_spec const& t, std::string_view n) { return t.name < n; });
+        [](tool_spec const& t, std::string_view n) { return t.name < n; });
     return it != toolkit.tools.end() && it->name == tool ? &*it : nullptr;
 }
 
@@ -59,7 +65,7 @@ std::optional<tool_ref> find_tool(std::string_view qualified_name)
     if (!tool) {
         return std::nullopt;
     }
-    return tool_ref{kit, tool};
+    return tool_ref { kit, tool };
 }
 
 std::size_t tool_count()

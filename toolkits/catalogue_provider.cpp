@@ -7,7 +7,8 @@
 namespace toolgate::toolkits {
 
 catalogue_provider::catalogue_provider(selection const& sel, tool_executor& executor)
-    : refs_(sel.tools()), executor_(executor)
+    : refs_(sel.tools())
+    , executor_(executor)
 {
     descriptors_.reserve(refs_.size());
     for (auto const& ref : refs_) {
@@ -57,9 +58,8 @@ std::optional<tool_ref> catalogue_provider::spec_of(protocol::tool_descriptor co
 
 // `tool` is owned by this provider (or by the router, which holds it for the whole call) and
 // `context` by the router for the whole call, so both references outlive the coroutine.
-boost::asio::awaitable<protocol::call_result>
-catalogue_provider::call(protocol::tool_descriptor const& tool, boost::json::object arguments,
-                         call_context& context)
+boost::asio::awaitable<protocol::call_result> catalogue_provider::call(
+    protocol::tool_descriptor const& tool, boost::json::object arguments, call_context& context)
 {
     auto ref = spec_of(tool);
     if (!ref) {
@@ -70,8 +70,7 @@ catalogue_provider::call(protocol::tool_descriptor const& tool, boost::json::obj
         co_return protocol::call_result::error(std::move(*problem));
     }
     normalise_integers(*ref->tool, arguments);
-    co_return co_await executor_.execute(*ref->toolkit, *ref->tool, std::move(arguments),
-                                         context);
+    co_return co_await executor_.execute(*ref->toolkit, *ref->tool, std::move(arguments), context);
 }
 
 } // namespace toolgate::toolkits

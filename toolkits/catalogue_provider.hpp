@@ -24,9 +24,8 @@ public:
 
     /// Validates `arguments`; on a problem returns an error result naming the argument and
     /// nothing reaches the executor. Otherwise returns what the executor returns.
-    boost::asio::awaitable<protocol::call_result>
-    call(protocol::tool_descriptor const& tool, boost::json::object arguments,
-         call_context& context) override;
+    boost::asio::awaitable<protocol::call_result> call(protocol::tool_descriptor const& tool,
+        boost::json::object arguments, call_context& context) override;
 
     /// A served tool by either spelling (`StoreApi_DeleteFolder`, `StoreApi.DeleteFolder`).
     protocol::tool_descriptor const* find(std::string_view name) const;

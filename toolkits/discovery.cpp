@@ -25,7 +25,7 @@ constexpr std::size_t max_described = 20;
 constexpr std::size_t max_query = 500;
 
 tool_descriptor meta_tool(std::string_view name, std::string title, std::string description,
-                          std::string schema, bool read_only)
+    std::string schema, bool read_only)
 {
     tool_descriptor d;
     d.name = std::string(name);
@@ -43,8 +43,7 @@ tool_descriptor meta_tool(std::string_view name, std::string title, std::string 
 std::vector<tool_descriptor> meta_tools()
 {
     std::vector<tool_descriptor> out;
-    out.push_back(meta_tool(
-        search_tools_name, "Search the tools",
+    out.push_back(meta_tool(search_tools_name, "Search the tools",
         "Find the tools for a task among everything this server offers, by describing the task "
         "in plain words (e.g. \"archive a card\", \"unpaid invoices of a customer\"). Returns "
         "the best matches first: each tool's name, what it does, its required arguments and "
@@ -61,8 +60,7 @@ std::vector<tool_descriptor> meta_tools()
                      "description":"How many matches to return (default 10)."}},
             "required":["query"],"additionalProperties":false})",
         true));
-    out.push_back(meta_tool(
-        describe_tools_name, "Describe tools",
+    out.push_back(meta_tool(describe_tools_name, "Describe tools",
         "The full definitions of tools by name: what each does, every argument with its type, "
         "format and meaning (its inputSchema), and whether it changes data. Use it on tools "
         "found with toolgate_search_tools before calling one whose arguments you do not know.",
@@ -71,8 +69,7 @@ std::vector<tool_descriptor> meta_tools()
                      "description":"Tool names as toolgate_search_tools gives them (either Toolkit_Tool or Toolkit.Tool)."}},
             "required":["names"],"additionalProperties":false})",
         true));
-    out.push_back(meta_tool(
-        call_tool_name, "Call a tool by name",
+    out.push_back(meta_tool(call_tool_name, "Call a tool by name",
         "Call any tool of this server by its name with its arguments. The answer is exactly "
         "what calling that tool directly gives: its result, or an error saying what was wrong.",
         R"({"type":"object","properties":{
@@ -165,18 +162,17 @@ std::vector<search_entry> search_entries(std::span<const tool_descriptor> tools)
 {
     std::vector<search_entry> out;
     for (auto const& tool : tools) {
-        out.push_back({tool.name, tool.title, tool.description, {}, toolkit_of(tool)});
+        out.push_back({ tool.name, tool.title, tool.description, {}, toolkit_of(tool) });
     }
     return out;
 }
 
 discovery_provider::discovery_provider(tool_provider& inner, std::vector<search_entry> entries)
-    : inner_(inner), inner_count_(inner.tools().size()),
-      index_(std::async(std::launch::async,
-                        [texts = std::move(entries)]() {
-                            return std::make_shared<search_index const>(texts);
-                        })
-                 .share())
+    : inner_(inner)
+    , inner_count_(inner.tools().size())
+    , index_(std::async(std::launch::async, [texts = std::move(entries)]() {
+        return std::make_shared<search_index const>(texts);
+    }).share())
 {
     tools_.assign(inner.tools().begin(), inner.tools().end());
     for (auto& meta : meta_tools()) {
@@ -213,15 +209,14 @@ bool discovery_provider::visible(std::size_t position, call_context const& conte
     return view == nullptr || view->allows(position);
 }
 
-std::vector<search_index::hit>
-discovery_provider::search(std::string_view query, std::function<bool(std::size_t)> const& keep,
-                           std::size_t limit) const
+std::vector<search_index::hit> discovery_provider::search(
+    std::string_view query, std::function<bool(std::size_t)> const& keep, std::size_t limit) const
 {
     return index_.get()->search(query, keep, limit);
 }
 
-call_result discovery_provider::search_tools(json::object const& arguments,
-                                             call_context const& context) const
+call_result discovery_provider::search_tools(
+    json::object const& arguments, call_context const& context) const
 {
     auto const* query = arguments.if_contains("query");
     if (!query || !query->is_string() || query->get_string().empty()) {
@@ -229,7 +224,8 @@ call_result discovery_provider::search_tools(json::object const& arguments,
                                   "want to do, in plain words)");
     }
     if (query->get_string().size() > max_query) {
-        return call_result::error(fmt::format("argument `query`: at most {} characters", max_query));
+        return call_result::error(
+            fmt::format("argument `query`: at most {} characters", max_query));
     }
     std::size_t limit = default_limit;
     if (auto const* l = arguments.if_contains("limit"); l && !l->is_null()) {
@@ -263,16 +259,16 @@ call_result discovery_provider::search_tools(json::object const& arguments,
             }
             if (!item.empty()) {
                 auto known = std::find_if(toolkits_.begin(), toolkits_.end(), [&](auto const& k) {
-                    return k.size() == item.size() &&
-                           std::equal(k.begin(), k.end(), item.begin(), [](char a, char b) {
-                               return std::tolower(static_cast<unsigned char>(a)) ==
-                                      std::tolower(static_cast<unsigned char>(b));
+                    return k.size() == item.size()
+                        && std::equal(k.begin(), k.end(), item.begin(), [](char a, char b) {
+                               return std::tolower(static_cast<unsigned char>(a))
+                                   == std::tolower(static_cast<unsigned char>(b));
                            });
                 });
                 if (known == toolkits_.end()) {
-                    return call_result::error(fmt::format(
-                        "argument `toolkit`: `{}` is not served here; served: {}",
-                        protocol::clipped(item), fmt::join(toolkits_, ", ")));
+                    return call_result::error(
+                        fmt::format("argument `toolkit`: `{}` is not served here; served: {}",
+                            protocol::clipped(item), fmt::join(toolkits_, ", ")));
                 }
                 wanted_kits.insert(*known);
             }
@@ -312,10 +308,10 @@ call_result discovery_provider::search_tools(json::object const& arguments,
     answer["query"] = query->get_string();
     if (found.empty()) {
         answer["tools"] = json::array();
-        answer["hint"] =
-            "No tool matched these words. Try fewer or plainer words naming the thing and the "
-            "action (\"invoice list\", \"delete card\"), drop the toolkit or read_only_only "
-            "filters, or check the spelling.";
+        answer["hint"]
+            = "No tool matched these words. Try fewer or plainer words naming the thing and the "
+              "action (\"invoice list\", \"delete card\"), drop the toolkit or read_only_only "
+              "filters, or check the spelling.";
     } else {
         answer["tools"] = std::move(found);
         answer["next"] = "Call one with toolgate_call_tool {\"name\": ..., \"arguments\": {...}}; "
@@ -324,8 +320,8 @@ call_result discovery_provider::search_tools(json::object const& arguments,
     return json_answer(std::move(answer));
 }
 
-call_result discovery_provider::describe_tools(json::object const& arguments,
-                                               call_context const& context) const
+call_result discovery_provider::describe_tools(
+    json::object const& arguments, call_context const& context) const
 {
     auto const* names = arguments.if_contains("names");
     if (names && names->is_string()) {
@@ -385,9 +381,8 @@ call_result discovery_provider::describe_tools(json::object const& arguments,
 }
 
 // `tool` and `context` belong to the router for the whole call (see tool_provider.hpp).
-boost::asio::awaitable<call_result> discovery_provider::call(tool_descriptor const& tool,
-                                                            json::object arguments,
-                                                            call_context& context)
+boost::asio::awaitable<call_result> discovery_provider::call(
+    tool_descriptor const& tool, json::object arguments, call_context& context)
 {
     auto const position = static_cast<std::size_t>(&tool - tools_.data());
     if (position < inner_count_) {
@@ -430,17 +425,16 @@ boost::asio::awaitable<call_result> discovery_provider::call(tool_descriptor con
         }
     }
     auto const* target = find(name->get_string());
-    auto const target_position =
-        target ? static_cast<std::size_t>(target - tools_.data()) : tools_.size();
+    auto const target_position
+        = target ? static_cast<std::size_t>(target - tools_.data()) : tools_.size();
     if (target && target_position >= inner_count_) {
-        co_return call_result::error(fmt::format(
-            "{} is a discovery tool; call it directly, not through toolgate_call_tool",
-            target->name));
+        co_return call_result::error(
+            fmt::format("{} is a discovery tool; call it directly, not through toolgate_call_tool",
+                target->name));
     }
     if (target && !visible(target_position, context)) {
         auto const* view = context.view();
-        co_return call_result::error(
-            view && !view->refusal.empty()
+        co_return call_result::error(view && !view->refusal.empty()
                 ? fmt::format("{} is not available here: {}", target->name, view->refusal)
                 : fmt::format("Unknown tool: {}", protocol::clipped(name->get_string())));
     }
@@ -460,8 +454,8 @@ boost::asio::awaitable<call_result> discovery_provider::call(tool_descriptor con
         }
         co_return call_result::error(std::move(message));
     }
-    co_return co_await inner_.call(inner_.tools()[target_position], std::move(inner_arguments),
-                                   context);
+    co_return co_await inner_.call(
+        inner_.tools()[target_position], std::move(inner_arguments), context);
 }
 
 } // namespace toolgate::toolkits

@@ -36,9 +36,8 @@ public:
 
     std::span<const protocol::tool_descriptor> tools() const override { return tools_; }
 
-    boost::asio::awaitable<protocol::call_result>
-    call(protocol::tool_descriptor const& tool, boost::json::object arguments,
-         call_context& context) override;
+    boost::asio::awaitable<protocol::call_result> call(protocol::tool_descriptor const& tool,
+        boost::json::object arguments, call_context& context) override;
 
     /// Whether `tool` (one of tools()) is a meta-tool.
     bool is_meta(protocol::tool_descriptor const& tool) const;
@@ -47,14 +46,13 @@ public:
     /// The ranked search behind toolgate_search_tools: positions of tools() that `keep`
     /// accepts, best first.
     std::vector<search_index::hit> search(std::string_view query,
-                                          std::function<bool(std::size_t)> const& keep,
-                                          std::size_t limit) const;
+        std::function<bool(std::size_t)> const& keep, std::size_t limit) const;
 
 private:
-    protocol::call_result search_tools(boost::json::object const& arguments,
-                                       call_context const& context) const;
-    protocol::call_result describe_tools(boost::json::object const& arguments,
-                                         call_context const& context) const;
+    protocol::call_result search_tools(
+        boost::json::object const& arguments, call_context const& context) const;
+    protocol::call_result describe_tools(
+        boost::json::object const& arguments, call_context const& context) const;
     protocol::tool_descriptor const* find(std::string_view name) const;
     bool visible(std::size_t position, call_context const& context) const;
 

@@ -15,9 +15,9 @@ class tool_executor {
 public:
     virtual ~tool_executor() = default;
     /// Executes a call whose arguments already passed validation against `tool`'s params.
-    virtual boost::asio::awaitable<protocol::call_result>
-    execute(toolkit_spec const& toolkit, tool_spec const& tool, boost::json::object arguments,
-            call_context& context) = 0;
+    virtual boost::asio::awaitable<protocol::call_result> execute(toolkit_spec const& toolkit,
+        tool_spec const& tool, boost::json::object arguments, call_context& context)
+        = 0;
 };
 
 } // namespace toolgate::toolkits

@@ -23,7 +23,8 @@ namespace {
 class budget_share {
 public:
     budget_share(std::shared_ptr<std::atomic<std::size_t>> held, std::size_t bytes)
-        : held_(std::move(held)), bytes_(bytes)
+        : held_(std::move(held))
+        , bytes_(bytes)
     {
     }
     budget_share(budget_share const&) = delete;
@@ -40,7 +41,8 @@ private:
 class sign_in_hint final : public credential_source {
 public:
     sign_in_hint(credential_source const& base, oauth_provider const& provider)
-        : base_(base), provider_(provider)
+        : base_(base)
+        , provider_(provider)
     {
     }
     std::optional<std::string> find(std::string_view variable) const override
@@ -49,8 +51,8 @@ public:
     }
     std::string missing_hint(bool plural) const override
     {
-        return base_.missing_hint(plural) + ", or sign in once with `toolgate auth login " +
-               std::string(provider_.toolkit) + "` (toolgate then renews the access token),";
+        return base_.missing_hint(plural) + ", or sign in once with `toolgate auth login "
+            + std::string(provider_.toolkit) + "` (toolgate then renews the access token),";
     }
 
 private:
@@ -71,32 +73,33 @@ std::string qualified_name(toolkit_spec const& toolkit, tool_spec const& tool)
 } // namespace
 
 http_executor::http_executor(transport::outbound_client& client,
-                             credential_source const& credentials, base_url_overrides overrides,
-                             shaping_options options, execution_options execution,
-                             std::shared_ptr<token_source> tokens)
-    : client_(client), credentials_(credentials), tokens_(std::move(tokens)),
-      overrides_(std::move(overrides)), options_(options), execution_(execution)
+    credential_source const& credentials, base_url_overrides overrides, shaping_options options,
+    execution_options execution, std::shared_ptr<token_source> tokens)
+    : client_(client)
+    , credentials_(credentials)
+    , tokens_(std::move(tokens))
+    , overrides_(std::move(overrides))
+    , options_(options)
+    , execution_(execution)
 {
 }
 
-tool_result<prepared_request> http_executor::prepare(toolkit_spec const& toolkit,
-                                                     tool_spec const& tool,
-                                                     boost::json::object const& arguments) const
+tool_result<prepared_request> http_executor::prepare(
+    toolkit_spec const& toolkit, tool_spec const& tool, boost::json::object const& arguments) const
 {
     return prepare(toolkit, tool, arguments, credentials_);
 }
 
 tool_result<prepared_request> http_executor::prepare(toolkit_spec const& toolkit,
-                                                     tool_spec const& tool,
-                                                     boost::json::object const& arguments,
-                                                     credential_source const& credentials) const
+    tool_spec const& tool, boost::json::object const& arguments,
+    credential_source const& credentials) const
 {
     auto prepared = build_request(toolkit, tool, arguments, overrides_);
     if (!prepared) {
         return prepared.error();
     }
-    if (auto authenticated = authenticate(toolkit, tool, credentials, *prepared,
-                                          execution_.allow_insecure_upstream);
+    if (auto authenticated
+        = authenticate(toolkit, tool, credentials, *prepared, execution_.allow_insecure_upstream);
         !authenticated) {
         return authenticated.error();
     }
@@ -116,9 +119,7 @@ tool_result<prepared_request> http_executor::prepare(toolkit_spec const& toolkit
 }
 
 boost::asio::awaitable<protocol::call_result> http_executor::execute(toolkit_spec const& toolkit,
-                                                                     tool_spec const& tool,
-                                                                     boost::json::object arguments,
-                                                                     call_context& context)
+    tool_spec const& tool, boost::json::object arguments, call_context& context)
 {
     if (auto local = answer_locally(tool, arguments)) {
         co_return std::move(*local);
@@ -164,8 +165,8 @@ boost::asio::awaitable<protocol::call_result> http_executor::execute(toolkit_spe
         report_refusal(context, toolkit, tool, prepared.error().message);
         co_return protocol::call_result::error(std::move(prepared.error().message));
     }
-    auto sent =
-        co_await send_and_shape(toolkit, tool, std::move(*prepared), argument_secrets, context);
+    auto sent
+        = co_await send_and_shape(toolkit, tool, std::move(*prepared), argument_secrets, context);
     if (sent.status != 401 || stored_token.empty()) {
         co_return std::move(sent.result);
     }
@@ -185,16 +186,15 @@ boost::asio::awaitable<protocol::call_result> http_executor::execute(toolkit_spe
         report_refusal(context, toolkit, tool, again.error().message);
         co_return protocol::call_result::error(std::move(again.error().message));
     }
-    auto retried =
-        co_await send_and_shape(toolkit, tool, std::move(*again), argument_secrets, context);
+    auto retried
+        = co_await send_and_shape(toolkit, tool, std::move(*again), argument_secrets, context);
     co_return std::move(retried.result);
 }
 
 // `context` belongs to the router for the whole call (see tool_provider.hpp).
-boost::asio::awaitable<http_executor::sent_call>
-http_executor::send_and_shape(toolkit_spec const& toolkit, tool_spec const& tool,
-                              prepared_request prepared, std::vector<std::string> argument_secrets,
-                              call_context& context)
+boost::asio::awaitable<http_executor::sent_call> http_executor::send_and_shape(
+    toolkit_spec const& toolkit, tool_spec const& tool, prepared_request prepared,
+    std::vector<std::string> argument_secrets, call_context& context)
 {
     // Logs never show a secret, a secret host, or a secret-named argument (issue 6 item 6).
     prepared.request.log_redactions = prepared.redactions;
@@ -230,13 +230,13 @@ http_executor::send_and_shape(toolkit_spec const& toolkit, tool_spec const& tool
     auto const bytes = result.response.body.size();
     auto const before = answers_held_->fetch_add(bytes);
     auto share = std::make_shared<budget_share>(answers_held_, bytes);
-    if (execution_.answer_budget_bytes > 0 && before > 0 &&
-        before + bytes > execution_.answer_budget_bytes) {
+    if (execution_.answer_budget_bytes > 0 && before > 0
+        && before + bytes > execution_.answer_budget_bytes) {
         // The answer itself is dropped at once: shaping it would hold several times its size.
-        out.result = protocol::call_result::error(
-            std::string(toolkit.name) + "." + std::string(tool.name) + ": the platform's answer (" +
-            std::to_string(bytes) + " bytes) arrived while other large answers fill toolgate's "
-            "memory budget for answers; retry shortly, or ask for less (fields, page size)");
+        out.result = protocol::call_result::error(std::string(toolkit.name) + "."
+            + std::string(tool.name) + ": the platform's answer (" + std::to_string(bytes)
+            + " bytes) arrived while other large answers fill toolgate's "
+              "memory budget for answers; retry shortly, or ask for less (fields, page size)");
         co_return out;
     }
     out.result = shape_result(toolkit, tool, prepared, result, options_);

@@ -32,27 +32,23 @@ public:
     /// `credentials` and `tokens` are the defaults for calls whose context brings none
     /// (call_context::credentials()); `tokens` may be null (no token store).
     http_executor(transport::outbound_client& client, credential_source const& credentials,
-                  base_url_overrides overrides, shaping_options options = {},
-                  execution_options execution = {},
-                  std::shared_ptr<token_source> tokens = nullptr);
+        base_url_overrides overrides, shaping_options options = {},
+        execution_options execution = {}, std::shared_ptr<token_source> tokens = nullptr);
 
     /// Runs one call. Cancellation (notifications/cancelled, session end) reaches the
     /// outbound client through this coroutine's cancellation slot. `toolkit` and `tool` are
     /// catalogue entries with static storage.
     boost::asio::awaitable<protocol::call_result> execute(toolkit_spec const& toolkit,
-                                                          tool_spec const& tool,
-                                                          boost::json::object arguments,
-                                                          call_context& context) override;
+        tool_spec const& tool, boost::json::object arguments, call_context& context) override;
 
     /// The request a call would send, credentials included and marked as secret, without
     /// sending it (for a dry run, which redacts `secret_headers`/`secret_query` and the
     /// prepared redactions before showing it). M-tool schema requests have no request.
     tool_result<prepared_request> prepare(toolkit_spec const& toolkit, tool_spec const& tool,
-                                          boost::json::object const& arguments) const;
+        boost::json::object const& arguments) const;
     /// prepare() with the secrets of `credentials` instead of the default source.
     tool_result<prepared_request> prepare(toolkit_spec const& toolkit, tool_spec const& tool,
-                                          boost::json::object const& arguments,
-                                          credential_source const& credentials) const;
+        boost::json::object const& arguments, credential_source const& credentials) const;
 
 private:
     struct sent_call {
@@ -62,10 +58,8 @@ private:
     /// Sends `prepared` and shapes the answer. `argument_secrets`: secret-named argument
     /// values, masked in logs.
     boost::asio::awaitable<sent_call> send_and_shape(toolkit_spec const& toolkit,
-                                                     tool_spec const& tool,
-                                                     prepared_request prepared,
-                                                     std::vector<std::string> argument_secrets,
-                                                     call_context& context);
+        tool_spec const& tool, prepared_request prepared, std::vector<std::string> argument_secrets,
+        call_context& context);
 
     transport::outbound_client& client_;
     credential_source const& credentials_;
@@ -75,8 +69,8 @@ private:
     execution_options execution_;
     /// Bytes of platform answers whose results are alive (being shaped, serialised, sent):
     /// shared with each result's reservation, which may outlive the executor's call.
-    std::shared_ptr<std::atomic<std::size_t>> answers_held_ =
-        std::make_shared<std::atomic<std::size_t>>(0);
+    std::shared_ptr<std::atomic<std::size_t>> answers_held_
+        = std::make_shared<std::atomic<std::size_t>>(0);
 };
 
 } // namespace toolgate::toolkits

@@ -27,14 +27,14 @@ std::string format_double(double d)
     }
     char buffer[32];
     auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, d);
-    return ec == std::errc{} ? std::string(buffer, end) : std::string("0");
+    return ec == std::errc {} ? std::string(buffer, end) : std::string("0");
 }
 
 /// Sets `value` at the dotted `path` inside `body`, creating objects on the way. A segment
 /// ending in `[]` is a one-element array of objects (`HistoryRecords[].Details` sends
 /// `{"HistoryRecords":[{"Details": value}]}`, toolkits/README.md).
-tool_result<void> set_dotted(json::object& body, std::string_view argument, std::string_view path,
-                             json::value const& value)
+tool_result<void> set_dotted(
+    json::object& body, std::string_view argument, std::string_view path, json::value const& value)
 {
     json::object* node = &body;
     std::string_view rest = path;
@@ -47,27 +47,27 @@ tool_result<void> set_dotted(json::object& body, std::string_view argument, std:
         auto* child = &(*node)[segment];
         if (in_array) {
             if (child->is_null()) {
-                *child = json::array{json::object{}};
+                *child = json::array { json::object {} };
             }
             if (!child->is_array() || child->get_array().size() != 1) {
-                return refuse("argument `" + std::string(argument) + "`: body property `" +
-                              std::string(path) + "` collides with another argument's value");
+                return refuse("argument `" + std::string(argument) + "`: body property `"
+                    + std::string(path) + "` collides with another argument's value");
             }
             child = &child->get_array().front();
         }
         if (child->is_null()) {
-            *child = json::object{};
+            *child = json::object {};
         }
         if (!child->is_object()) {
-            return refuse("argument `" + std::string(argument) + "`: body property `" +
-                          std::string(path) + "` collides with another argument's value");
+            return refuse("argument `" + std::string(argument) + "`: body property `"
+                + std::string(path) + "` collides with another argument's value");
         }
         node = &child->as_object();
         rest = rest.substr(dot + 1);
     }
     if (node->contains(rest)) {
-        return refuse("argument `" + std::string(argument) + "`: body property `" +
-                      std::string(path) + "` is already set by another argument");
+        return refuse("argument `" + std::string(argument) + "`: body property `"
+            + std::string(path) + "` is already set by another argument");
     }
     node->emplace(rest, value);
     return {};
@@ -122,9 +122,9 @@ std::string render_multipart(std::span<const form_field> fields, std::string con
         if (!f.filename.empty()) {
             body += "; filename=\"" + quoted_form_name(f.filename) + "\"\r\n";
             // The type comes from an argument: a line break in it must not start a header.
-            body += "Content-Type: " + (f.content_type.empty()
-                                            ? std::string("application/octet-stream")
-                                            : quoted_form_name(f.content_type));
+            body += "Content-Type: "
+                + (f.content_type.empty() ? std::string("application/octet-stream")
+                                          : quoted_form_name(f.content_type));
         }
         body += "\r\n\r\n" + f.value + "\r\n";
     }
@@ -143,7 +143,7 @@ std::pair<std::size_t, std::size_t> line_and_column(std::string_view text, std::
             line_start = i + 1;
         }
     }
-    return {line, offset - line_start + 1};
+    return { line, offset - line_start + 1 };
 }
 
 } // namespace
@@ -170,15 +170,15 @@ std::string format_scalar(json::value const& value)
 
 std::string to_base64(std::string_view bytes)
 {
-    static constexpr char alphabet[] =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    static constexpr char alphabet[]
+        = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     std::string out;
     out.reserve((bytes.size() + 2) / 3 * 4);
     std::size_t i = 0;
     for (; i + 3 <= bytes.size(); i += 3) {
-        auto const n = (std::uint32_t(std::uint8_t(bytes[i])) << 16) |
-                       (std::uint32_t(std::uint8_t(bytes[i + 1])) << 8) |
-                       std::uint32_t(std::uint8_t(bytes[i + 2]));
+        auto const n = (std::uint32_t(std::uint8_t(bytes[i])) << 16)
+            | (std::uint32_t(std::uint8_t(bytes[i + 1])) << 8)
+            | std::uint32_t(std::uint8_t(bytes[i + 2]));
         out += alphabet[(n >> 18) & 63];
         out += alphabet[(n >> 12) & 63];
         out += alphabet[(n >> 6) & 63];
@@ -204,8 +204,8 @@ tool_result<std::string> make_json_body(std::span<const body_field> fields)
     for (auto const& f : fields) {
         if (f.wire_name == entire_body) {
             if (!whole_from.empty()) {
-                return refuse("arguments `" + std::string(whole_from) + "` and `" +
-                              std::string(f.argument) + "` both claim the whole request body");
+                return refuse("arguments `" + std::string(whole_from) + "` and `"
+                    + std::string(f.argument) + "` both claim the whole request body");
             }
             body = *f.value;
             whole_from = f.argument;
@@ -216,12 +216,12 @@ tool_result<std::string> make_json_body(std::span<const body_field> fields)
             continue;
         }
         if (body.is_null()) {
-            body = json::object{};
+            body = json::object {};
         }
         if (!body.is_object()) {
-            return refuse("argument `" + std::string(f.argument) +
-                          "` cannot be added to the body given by `" + std::string(whole_from) +
-                          "`, which is not a JSON object");
+            return refuse("argument `" + std::string(f.argument)
+                + "` cannot be added to the body given by `" + std::string(whole_from)
+                + "`, which is not a JSON object");
         }
         auto placed = set_dotted(body.as_object(), f.argument, f.wire_name, *f.value);
         if (!placed) {
@@ -229,7 +229,7 @@ tool_result<std::string> make_json_body(std::span<const body_field> fields)
         }
     }
     if (body.is_null()) {
-        body = json::object{}; // a body operation called without body arguments
+        body = json::object {}; // a body operation called without body arguments
     }
     return json::serialize(body);
 }
@@ -256,8 +256,8 @@ multipart_body make_multipart_body(std::span<const form_field> fields)
             clash = clash || f.value.find(boundary) != std::string::npos;
         }
         if (!clash) {
-            return {"multipart/form-data; boundary=" + boundary,
-                    render_multipart(fields, boundary)};
+            return { "multipart/form-data; boundary=" + boundary,
+                render_multipart(fields, boundary) };
         }
     }
 }
@@ -266,9 +266,9 @@ tool_result<std::string> check_request_body(std::string_view argument, std::stri
 {
     auto const first = text.find_first_not_of(" \t\r\n");
     if (first == std::string_view::npos) {
-        return refuse("argument `" + std::string(argument) +
-                      "` is empty; expected a JSON text (call with mode `get_request_schema` "
-                      "to see its schema)");
+        return refuse("argument `" + std::string(argument)
+            + "` is empty; expected a JSON text (call with mode `get_request_schema` "
+              "to see its schema)");
     }
     auto const last = text.find_last_not_of(" \t\r\n");
     json::stream_parser parser;
@@ -280,9 +280,8 @@ tool_result<std::string> check_request_body(std::string_view argument, std::stri
     if (ec) {
         auto const offset = ec == json::error::incomplete ? text.size() : consumed;
         auto const [line, column] = line_and_column(text, offset);
-        return refuse("argument `" + std::string(argument) + "` is not valid JSON at line " +
-                      std::to_string(line) + ", column " + std::to_string(column) + ": " +
-                      ec.message());
+        return refuse("argument `" + std::string(argument) + "` is not valid JSON at line "
+            + std::to_string(line) + ", column " + std::to_string(column) + ": " + ec.message());
     }
     return std::string(text.substr(first, last - first + 1));
 }

@@ -14,8 +14,8 @@
 #include <boost/url/rfc/unreserved_chars.hpp>
 
 #include <algorithm>
-#include <deque>
 #include <cctype>
+#include <deque>
 
 namespace toolgate::toolkits {
 using transport::to_lower_ascii;
@@ -46,19 +46,19 @@ struct wire_quirk {
     std::string_view tool;
     std::string_view argument;
     quirk_kind kind;
-    std::string_view filename_from = {};     ///< multipart_file: argument naming the file
+    std::string_view filename_from = {}; ///< multipart_file: argument naming the file
     std::string_view content_type_from = {}; ///< multipart_file: argument giving its type
 };
 
 constexpr wire_quirk wire_quirks[] = {
-    {"DeskApi", "ListAssets", "asset_filter_query", quirk_kind::pre_encoded_query},
-    {"DeskApi", "ListDeskAgents", "query_filter", quirk_kind::pre_encoded_query},
-    {"KanbanApi", "AddAttachmentToKanbanCard", "file_attachment", quirk_kind::multipart_file,
-     "attachment_name", "attachment_mime_type"},
+    { "DeskApi", "ListAssets", "asset_filter_query", quirk_kind::pre_encoded_query },
+    { "DeskApi", "ListDeskAgents", "query_filter", quirk_kind::pre_encoded_query },
+    { "KanbanApi", "AddAttachmentToKanbanCard", "file_attachment", quirk_kind::multipart_file,
+        "attachment_name", "attachment_mime_type" },
 };
 
-wire_quirk const* find_quirk(toolkit_spec const& toolkit, tool_spec const& tool,
-                             param_spec const& param)
+wire_quirk const* find_quirk(
+    toolkit_spec const& toolkit, tool_spec const& tool, param_spec const& param)
 {
     for (auto const& q : wire_quirks) {
         if (q.toolkit == toolkit.name && q.tool == tool.name && q.argument == param.name) {
@@ -82,17 +82,17 @@ bool is_secret_placeholder(std::string_view name)
 
 bool is_credential_header(std::string_view name)
 {
-    static constexpr std::string_view names[] = {"authorization", "proxy-authorization", "cookie",
-                                                 "x-api-key"};
+    static constexpr std::string_view names[]
+        = { "authorization", "proxy-authorization", "cookie", "x-api-key" };
     return std::find(std::begin(names), std::end(names), to_lower_ascii(name)) != std::end(names);
 }
 
 bool same_name(std::string_view a, std::string_view b)
 {
     return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) ==
-                      std::tolower(static_cast<unsigned char>(y));
-           });
+        return std::tolower(static_cast<unsigned char>(x))
+            == std::tolower(static_cast<unsigned char>(y));
+    });
 }
 
 /// Replaces the header `name` (any case) or appends it.
@@ -126,9 +126,9 @@ bool is_dot_segment(std::string_view value)
         }
         std::string decoded;
         for (std::size_t i = 0; i < text.size(); ++i) {
-            if (text[i] == '%' && i + 2 < text.size() &&
-                std::isxdigit(static_cast<unsigned char>(text[i + 1])) != 0 &&
-                std::isxdigit(static_cast<unsigned char>(text[i + 2])) != 0) {
+            if (text[i] == '%' && i + 2 < text.size()
+                && std::isxdigit(static_cast<unsigned char>(text[i + 1])) != 0
+                && std::isxdigit(static_cast<unsigned char>(text[i + 2])) != 0) {
                 decoded += static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16));
                 i += 2;
             } else {
@@ -154,10 +154,10 @@ std::string encode_pre_encoded(std::string_view value)
     std::string out;
     for (std::size_t i = 0; i < value.size(); ++i) {
         unsigned char const c = static_cast<unsigned char>(value[i]);
-        bool const escape =
-            c == '%' && i + 2 < value.size() && is_hex(value[i + 1]) && is_hex(value[i + 2]);
-        if (std::isalnum(c) != 0 || kept.find(static_cast<char>(c)) != std::string_view::npos ||
-            escape) {
+        bool const escape
+            = c == '%' && i + 2 < value.size() && is_hex(value[i + 1]) && is_hex(value[i + 2]);
+        if (std::isalnum(c) != 0 || kept.find(static_cast<char>(c)) != std::string_view::npos
+            || escape) {
             out += static_cast<char>(c);
         } else {
             static constexpr char digits[] = "0123456789ABCDEF";
@@ -190,15 +190,15 @@ void add_query(std::string& query, std::string_view key, std::string_view encode
     query += encoded_value;
 }
 
-void add_query_param(request_parts& parts, param_spec const& p, json::value const& value,
-                     wire_quirk const* quirk)
+void add_query_param(
+    request_parts& parts, param_spec const& p, json::value const& value, wire_quirk const* quirk)
 {
     if (!value.is_array()) {
         auto text = format_scalar(value);
         add_query(parts.query, p.wire_name,
-                  quirk != nullptr && quirk->kind == quirk_kind::pre_encoded_query
-                      ? encode_pre_encoded(text)
-                      : encode_component(text));
+            quirk != nullptr && quirk->kind == quirk_kind::pre_encoded_query
+                ? encode_pre_encoded(text)
+                : encode_component(text));
         return;
     }
     auto const& items = value.get_array();
@@ -219,8 +219,8 @@ void add_query_param(request_parts& parts, param_spec const& p, json::value cons
     }
 }
 
-tool_result<void> add_header_param(request_parts& parts, prepared_request& out, param_spec const& p,
-                                   json::value const& value)
+tool_result<void> add_header_param(
+    request_parts& parts, prepared_request& out, param_spec const& p, json::value const& value)
 {
     std::string text;
     if (value.is_array()) {
@@ -237,13 +237,14 @@ tool_result<void> add_header_param(request_parts& parts, prepared_request& out, 
             auto const u = static_cast<unsigned char>(c);
             return (u < 0x20 && c != '\t') || u == 0x7F;
         })) {
-        return refuse(arg_name(p) + ": a header value must not contain line breaks (CR or "
-                                    "LF), NUL or other control characters; nothing was sent");
+        return refuse(arg_name(p)
+            + ": a header value must not contain line breaks (CR or "
+              "LF), NUL or other control characters; nothing was sent");
     }
     if (text.size() > max_header_argument_bytes) {
-        return refuse(arg_name(p) + ": at most " + std::to_string(max_header_argument_bytes) +
-                      " bytes are allowed in a header value (got " +
-                      std::to_string(text.size()) + "); nothing was sent");
+        return refuse(arg_name(p) + ": at most " + std::to_string(max_header_argument_bytes)
+            + " bytes are allowed in a header value (got " + std::to_string(text.size())
+            + "); nothing was sent");
     }
     if (is_credential_header(p.wire_name)) {
         out.request.secret_headers.push_back(to_lower_ascii(p.wire_name));
@@ -254,10 +255,10 @@ tool_result<void> add_header_param(request_parts& parts, prepared_request& out, 
 }
 
 void add_form_param(request_parts& parts, param_spec const& p, json::value const& value,
-                    json::object const& arguments, wire_quirk const* quirk)
+    json::object const& arguments, wire_quirk const* quirk)
 {
     if (quirk != nullptr && quirk->kind == quirk_kind::multipart_file) {
-        form_field field{std::string(p.wire_name), format_scalar(value), "attachment", {}};
+        form_field field { std::string(p.wire_name), format_scalar(value), "attachment", {} };
         if (auto const* name = arguments.if_contains(quirk->filename_from);
             name && !name->is_null()) {
             field.filename = format_scalar(*name);
@@ -272,17 +273,17 @@ void add_form_param(request_parts& parts, param_spec const& p, json::value const
     }
     if (value.is_array()) {
         for (auto const& item : value.get_array()) {
-            parts.form.push_back({std::string(p.wire_name), format_scalar(item), {}, {}});
+            parts.form.push_back({ std::string(p.wire_name), format_scalar(item), {}, {} });
         }
         return;
     }
-    parts.form.push_back({std::string(p.wire_name), format_scalar(value), {}, {}});
+    parts.form.push_back({ std::string(p.wire_name), format_scalar(value), {}, {} });
 }
 
 /// Fills `{wire_name}` placeholders with encoded path arguments; `{UPPER_CASE}` secret
 /// placeholders stay for the auth adapter.
 tool_result<std::string> fill_path(std::string_view url, tool_spec const& tool,
-                                   json::object const& arguments, prepared_request& out)
+    json::object const& arguments, prepared_request& out)
 {
     std::string filled;
     std::size_t pos = 0;
@@ -302,13 +303,13 @@ tool_result<std::string> fill_path(std::string_view url, tool_spec const& tool,
             return s.in == param_location::path && s.wire_name == name;
         });
         if (p == tool.params.end()) {
-            return refuse("tool " + std::string(tool.name) + ": the URL placeholder {" +
-                          std::string(name) + "} has no parameter; nothing was sent");
+            return refuse("tool " + std::string(tool.name) + ": the URL placeholder {"
+                + std::string(name) + "} has no parameter; nothing was sent");
         }
         auto const* value = arguments.if_contains(p->name);
         if (value == nullptr || value->is_null()) {
-            return refuse(arg_name(*p) + " is required: it fills {" + std::string(name) +
-                          "} in the URL path");
+            return refuse(arg_name(*p) + " is required: it fills {" + std::string(name)
+                + "} in the URL path");
         }
         auto text = format_scalar(*value);
         if (text.empty()) {
@@ -316,11 +317,12 @@ tool_result<std::string> fill_path(std::string_view url, tool_spec const& tool,
             return refuse(arg_name(*p) + " must not be empty: it fills a URL path segment");
         }
         if (is_dot_segment(text)) {
-            return refuse(arg_name(*p) + " must not be `.` or `..` (in any encoding): it fills "
-                                         "a URL path segment; nothing was sent");
+            return refuse(arg_name(*p)
+                + " must not be `.` or `..` (in any encoding): it fills "
+                  "a URL path segment; nothing was sent");
         }
         filled += encode_path_value(text);
-        out.path_arguments.push_back({std::string(p->name), std::move(text)});
+        out.path_arguments.push_back({ std::string(p->name), std::move(text) });
     }
     filled.append(url.substr(std::min(pos, url.size())));
     return filled;
@@ -328,8 +330,8 @@ tool_result<std::string> fill_path(std::string_view url, tool_spec const& tool,
 
 /// A parsed `request_body` checked against the tool's body schema: a JSON object unless the
 /// schema asks for an array, with every field as the schema says (security review 17).
-std::optional<std::string> check_body_against_schema(tool_spec const& tool, param_spec const& p,
-                                                     std::string_view text)
+std::optional<std::string> check_body_against_schema(
+    tool_spec const& tool, param_spec const& p, std::string_view text)
 {
     boost::system::error_code ec;
     auto value = json::parse(text, ec);
@@ -338,20 +340,20 @@ std::optional<std::string> check_body_against_schema(tool_spec const& tool, para
     }
     if (tool.request_body_schema.empty()) {
         return value.is_object() ? std::nullopt
-                                 : std::optional<std::string>("argument `" + std::string(p.name) +
-                                                              "` must be a JSON object");
+                                 : std::optional<std::string>("argument `" + std::string(p.name)
+                                     + "` must be a JSON object");
     }
     if (schema_wants_array(tool.request_body_schema) ? !value.is_array() : !value.is_object()) {
-        return "argument `" + std::string(p.name) + "` must be a JSON " +
-               (schema_wants_array(tool.request_body_schema) ? "array" : "object");
+        return "argument `" + std::string(p.name) + "` must be a JSON "
+            + (schema_wants_array(tool.request_body_schema) ? "array" : "object");
     }
     return check_against_schema(p.name, tool.request_body_schema, value);
 }
 
 /// An M-tool call in mode `execute`: the mode is right, `request_body` and the extras
 /// needed for executing are there, and the body parses.
-tool_result<void> check_m_tool(tool_spec const& tool, json::object const& arguments,
-                               request_parts& parts)
+tool_result<void> check_m_tool(
+    tool_spec const& tool, json::object const& arguments, request_parts& parts)
 {
     std::string missing;
     for (auto const& p : tool.params) {
@@ -362,16 +364,16 @@ tool_result<void> check_m_tool(tool_spec const& tool, json::object const& argume
                 return refuse(arg_name(p) + ": expected `get_request_schema` or `execute`");
             }
         } else if (p.in == param_location::request_body && given) {
-            auto text =
-                value->is_string() ? std::string(value->get_string()) : json::serialize(*value);
+            auto text
+                = value->is_string() ? std::string(value->get_string()) : json::serialize(*value);
             auto checked = check_request_body(p.name, text);
             if (!checked) {
                 return checked.error();
             }
             if (auto problem = check_body_against_schema(tool, p, *checked)) {
-                return refuse(std::move(*problem) +
-                              " (call with mode `get_request_schema` for the schema); nothing "
-                              "was sent");
+                return refuse(std::move(*problem)
+                    + " (call with mode `get_request_schema` for the schema); nothing "
+                      "was sent");
             }
             parts.request_body = std::move(*checked);
         } else if ((p.required_when_executing || p.in == param_location::request_body) && !given) {
@@ -380,24 +382,23 @@ tool_result<void> check_m_tool(tool_spec const& tool, json::object const& argume
         }
     }
     if (!missing.empty()) {
-        return refuse("mode `execute` needs " + missing +
-                      " (call with mode `get_request_schema` to see the body's schema)");
+        return refuse("mode `execute` needs " + missing
+            + " (call with mode `get_request_schema` to see the body's schema)");
     }
     return {};
 }
 
 /// Puts every given query, header, body and form argument into `parts`.
 tool_result<void> collect_arguments(toolkit_spec const& toolkit, tool_spec const& tool,
-                                    json::object const& arguments, request_parts& parts,
-                                    prepared_request& out)
+    json::object const& arguments, request_parts& parts, prepared_request& out)
 {
     bool marker_given = false;
     bool usemarker_open = false;
     for (auto const& p : tool.params) {
         auto const* quirk = find_quirk(toolkit, tool, p);
         auto const* value = arguments.if_contains(p.name);
-        usemarker_open = usemarker_open || (p.in == param_location::query &&
-                                            p.wire_name == "usemarker" && value == nullptr);
+        usemarker_open = usemarker_open
+            || (p.in == param_location::query && p.wire_name == "usemarker" && value == nullptr);
         if (value == nullptr || value->is_null()) {
             continue; // never send what the caller did not give, not even a default
         }
@@ -423,7 +424,7 @@ tool_result<void> collect_arguments(toolkit_spec const& toolkit, tool_spec const
             }
             break;
         case param_location::body:
-            parts.body.push_back({p.name, p.wire_name, value});
+            parts.body.push_back({ p.name, p.wire_name, value });
             break;
         case param_location::form:
             add_form_param(parts, p, *value, arguments, nullptr);
@@ -444,8 +445,8 @@ tool_result<void> collect_arguments(toolkit_spec const& toolkit, tool_spec const
 /// Sets the body and its Content-Type: an M-tool's request_body, a form, or a JSON body from
 /// body arguments. A body operation (POST, PUT, PATCH) called without body arguments still
 /// sends an empty object.
-tool_result<void> attach_body(tool_spec const& tool, request_parts& parts,
-                              transport::outbound_request& request)
+tool_result<void> attach_body(
+    tool_spec const& tool, request_parts& parts, transport::outbound_request& request)
 {
     if (!parts.request_body.empty()) {
         request.body = std::move(parts.request_body);
@@ -464,7 +465,7 @@ tool_result<void> attach_body(tool_spec const& tool, request_parts& parts,
         return {};
     }
     bool const takes_body = std::any_of(tool.params.begin(), tool.params.end(),
-                                        [](auto const& p) { return p.in == param_location::body; });
+        [](auto const& p) { return p.in == param_location::body; });
     bool const bodiless_method = request.method == "GET" || request.method == "DELETE";
     if (parts.body.empty() && (!takes_body || bodiless_method)) {
         return {};
@@ -480,8 +481,8 @@ tool_result<void> attach_body(tool_spec const& tool, request_parts& parts,
 
 } // namespace
 
-std::optional<protocol::call_result> answer_locally(tool_spec const& tool,
-                                                    json::object const& arguments)
+std::optional<protocol::call_result> answer_locally(
+    tool_spec const& tool, json::object const& arguments)
 {
     if (!tool.m_tool) {
         return std::nullopt;
@@ -500,8 +501,7 @@ std::optional<protocol::call_result> answer_locally(tool_spec const& tool,
 }
 
 tool_result<prepared_request> build_request(toolkit_spec const& toolkit, tool_spec const& tool,
-                                            json::object const& arguments,
-                                            base_url_overrides const& overrides)
+    json::object const& arguments, base_url_overrides const& overrides)
 {
     prepared_request out;
     request_parts parts;

@@ -19,7 +19,7 @@ namespace toolgate::toolkits {
 
 /// An identifier the caller put into the URL path (named in a 404 hint).
 struct path_argument {
-    std::string name;  ///< the argument name the model used
+    std::string name; ///< the argument name the model used
     std::string value; ///< as given, before percent-encoding
 };
 
@@ -46,15 +46,14 @@ struct prepared_request {
 
 /// The answer an M-tool gives without contacting its platform (mode `get_request_schema`),
 /// or nullopt when the call has to be sent.
-std::optional<protocol::call_result> answer_locally(tool_spec const& tool,
-                                                    boost::json::object const& arguments);
+std::optional<protocol::call_result> answer_locally(
+    tool_spec const& tool, boost::json::object const& arguments);
 
 /// Builds the request for a call whose arguments passed validation. Refuses (as a tool error
 /// naming the argument) what validation cannot see: header values with line breaks, empty
 /// path segments, an M-tool `execute` without a valid `request_body` or its required extras.
 /// Arguments the caller left out are not sent; no default is invented.
 tool_result<prepared_request> build_request(toolkit_spec const& toolkit, tool_spec const& tool,
-                                            boost::json::object const& arguments,
-                                            base_url_overrides const& overrides);
+    boost::json::object const& arguments, base_url_overrides const& overrides);
 
 } // namespace toolgate::toolkits

@@ -52,7 +52,7 @@ bool is_valid_utf8(std::string_view text)
             }
             code = (code << 6) | (next & 0x3F);
         }
-        static constexpr std::uint32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
+        static constexpr std::uint32_t smallest[] = { 0, 0, 0x80, 0x800, 0x10000 };
         if (code < smallest[length] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
             return false;
         }
@@ -109,15 +109,15 @@ std::string join_names(std::vector<std::string> const& names)
 std::string credential_hint(prepared_request const& sent, unsigned status)
 {
     auto const where = sent.credential_variables.empty()
-                           ? std::string("the credentials given in the arguments")
-                           : "the credential in " + join_names(sent.credential_variables);
+        ? std::string("the credentials given in the arguments")
+        : "the credential in " + join_names(sent.credential_variables);
     if (status == 401) {
-        return "the platform did not accept " + where +
-               ": check that it is set, complete "
-               "and not expired";
+        return "the platform did not accept " + where
+            + ": check that it is set, complete "
+              "and not expired";
     }
-    return "the platform refused the operation with " + where +
-           ": the account or token may lack the permission or scope it needs";
+    return "the platform refused the operation with " + where
+        + ": the account or token may lack the permission or scope it needs";
 }
 
 std::string not_found_hint(prepared_request const& sent)
@@ -148,8 +148,9 @@ std::string rate_limit_hint(std::string const& retry_after)
     }
     // Retry-After is either delay-seconds or an HTTP date (RFC 9110 section 10.2.3).
     bool const seconds = retry_after.find_first_not_of("0123456789") == std::string::npos;
-    return hint + (seconds ? " (it asks to wait " + retry_after + " seconds)"
-                           : " (it asks to wait until " + retry_after + ")");
+    return hint
+        + (seconds ? " (it asks to wait " + retry_after + " seconds)"
+                   : " (it asks to wait until " + retry_after + ")");
 }
 
 std::string status_hint(prepared_request const& sent, transport::outbound_response const& response)
@@ -190,15 +191,15 @@ std::string cut(std::string_view text, std::size_t limit)
     return std::string(text.substr(0, end));
 }
 
-std::string quoted_body(transport::outbound_response const& response, prepared_request const& sent,
-                        std::size_t limit)
+std::string quoted_body(
+    transport::outbound_response const& response, prepared_request const& sent, std::size_t limit)
 {
     if (response.body.empty()) {
         return {};
     }
     if (!is_valid_utf8(response.body)) {
-        return "\nThe platform's answer was " + std::to_string(response.body.size()) +
-               " bytes of binary data (not shown).";
+        return "\nThe platform's answer was " + std::to_string(response.body.size())
+            + " bytes of binary data (not shown).";
     }
     boost::system::error_code ec;
     (void)boost::json::parse(response.body, ec);
@@ -208,8 +209,8 @@ std::string quoted_body(transport::outbound_response const& response, prepared_r
     }
     auto shown = cut(text, limit);
     auto const shown_size = shown.size();
-    return "\nThe platform said: " + std::move(shown) + "\n(cut to " + std::to_string(shown_size) +
-           " of " + std::to_string(text.size()) + " bytes)";
+    return "\nThe platform said: " + std::move(shown) + "\n(cut to " + std::to_string(shown_size)
+        + " of " + std::to_string(text.size()) + " bytes)";
 }
 
 bool changes_things(std::string_view method)
@@ -304,9 +305,8 @@ std::string reason_phrase(transport::outbound_response const& response)
 }
 
 call_result status_error_result(toolkit_spec const& toolkit, tool_spec const& tool,
-                                prepared_request const& sent,
-                                transport::outbound_response const& response,
-                                std::size_t body_limit)
+    prepared_request const& sent, transport::outbound_response const& response,
+    std::size_t body_limit)
 {
     // Appended piece by piece: g++ 12 warns falsely (-Wrestrict) on "literal" + temporary.
     auto message = label(toolkit, tool);
@@ -325,25 +325,24 @@ call_result status_error_result(toolkit_spec const& toolkit, tool_spec const& to
 }
 
 call_result failure_result(toolkit_spec const& toolkit, tool_spec const& tool,
-                           prepared_request const& sent, transport::outbound_result const& result)
+    prepared_request const& sent, transport::outbound_result const& result)
 {
     auto message = label(toolkit, tool) + " failed: " + std::string(failure_phase(result.failure));
     auto detail = result.detail.empty() ? "platform " + origin_of(sent.request.url) : result.detail;
     message += " (" + redact(std::move(detail), sent.redactions) + ").";
-    bool const host_problem = result.failure == outbound_failure::resolve ||
-                              result.failure == outbound_failure::connect ||
-                              result.failure == outbound_failure::tls;
+    bool const host_problem = result.failure == outbound_failure::resolve
+        || result.failure == outbound_failure::connect || result.failure == outbound_failure::tls;
     if (host_problem && !sent.host_variables.empty()) {
         // The host came from a secret (issue 14 item 7): say which setting to check, never
         // what it holds (DECISIONS: those hosts are secrets too).
-        message += " The host comes from " + join_names(sent.host_variables) + ": check that " +
-                   (sent.host_variables.size() == 1 ? "it names" : "they name") + " your " +
-                   std::string(toolkit.name) + " account's server (its value is not shown).";
+        message += " The host comes from " + join_names(sent.host_variables) + ": check that "
+            + (sent.host_variables.size() == 1 ? "it names" : "they name") + " your "
+            + std::string(toolkit.name) + " account's server (its value is not shown).";
     }
-    bool const unknown_outcome = result.failure == outbound_failure::timeout ||
-                                 result.failure == outbound_failure::cancelled ||
-                                 result.failure == outbound_failure::protocol ||
-                                 result.failure == outbound_failure::too_large;
+    bool const unknown_outcome = result.failure == outbound_failure::timeout
+        || result.failure == outbound_failure::cancelled
+        || result.failure == outbound_failure::protocol
+        || result.failure == outbound_failure::too_large;
     if (unknown_outcome && changes_things(sent.request.method)) {
         message += " The platform may still have carried out the operation: check before "
                    "repeating it.";
@@ -367,7 +366,7 @@ std::string media_type_of(transport::outbound_response const& response)
     auto const last = type.find_last_not_of(" \t");
     type = first == std::string::npos ? std::string() : type.substr(first, last - first + 1);
     std::transform(type.begin(), type.end(), type.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return type;
 }
 
@@ -378,12 +377,11 @@ bool is_json_type(std::string_view type)
 
 bool is_text_type(std::string_view type)
 {
-    static constexpr std::string_view textual[] = {
-        "application/xml",  "application/javascript", "application/x-www-form-urlencoded",
-        "application/yaml", "application/x-yaml",     "application/x-ndjson",
-        "application/csv"};
-    return type.starts_with("text/") || type.ends_with("+xml") ||
-           std::find(std::begin(textual), std::end(textual), type) != std::end(textual);
+    static constexpr std::string_view textual[]
+        = { "application/xml", "application/javascript", "application/x-www-form-urlencoded",
+              "application/yaml", "application/x-yaml", "application/x-ndjson", "application/csv" };
+    return type.starts_with("text/") || type.ends_with("+xml")
+        || std::find(std::begin(textual), std::end(textual), type) != std::end(textual);
 }
 
 std::optional<json::value> parse_json(std::string_view body)
@@ -408,7 +406,7 @@ call_result json_result(std::string_view body, json::value value)
 }
 
 call_result binary_result(toolkit_spec const& toolkit, tool_spec const& tool,
-                          std::string_view media_type, std::string_view body)
+    std::string_view media_type, std::string_view body)
 {
     call_result result;
     content_block block;
@@ -418,26 +416,25 @@ call_result binary_result(toolkit_spec const& toolkit, tool_spec const& tool,
         block.type = content_block::kind::image;
     } else {
         block.type = content_block::kind::resource;
-        block.uri =
-            "toolgate://" + std::string(toolkit.name) + "/" + std::string(tool.name) + "/response";
+        block.uri = "toolgate://" + std::string(toolkit.name) + "/" + std::string(tool.name)
+            + "/response";
     }
     result.content.push_back(std::move(block));
     return result;
 }
 
 call_result success_result(toolkit_spec const& toolkit, tool_spec const& tool,
-                           transport::outbound_response const& response,
-                           shaping_options const& options)
+    transport::outbound_response const& response, shaping_options const& options)
 {
     auto const label = std::string(toolkit.name) + "." + std::string(tool.name);
     if (response.status == 304) {
-        return call_result::text(label + ": the item is unchanged (HTTP 304 Not Modified): the "
-                                         "version the request named is still current");
+        return call_result::text(label
+            + ": the item is unchanged (HTTP 304 Not Modified): the "
+              "version the request named is still current");
     }
     if (response.status == 204 || response.body.empty()) {
-        return call_result::text(label + ": the platform answered with no content (HTTP " +
-                                 std::to_string(response.status) + " " + reason_phrase(response) +
-                                 ")");
+        return call_result::text(label + ": the platform answered with no content (HTTP "
+            + std::to_string(response.status) + " " + reason_phrase(response) + ")");
     }
     auto const type = media_type_of(response);
     if (type.starts_with("image/")) {
@@ -480,8 +477,8 @@ std::string redact(std::string text, std::span<const std::string> secrets)
 }
 
 call_result shape_result(toolkit_spec const& toolkit, tool_spec const& tool,
-                         prepared_request const& sent, transport::outbound_result const& result,
-                         shaping_options const& options)
+    prepared_request const& sent, transport::outbound_result const& result,
+    shaping_options const& options)
 {
     if (result.failure != transport::outbound_failure::none) {
         return failure_result(toolkit, tool, sent, result);
@@ -489,11 +486,9 @@ call_result shape_result(toolkit_spec const& toolkit, tool_spec const& tool,
     auto const status = result.response.status;
     if ((status >= 200 && status < 300) || status == 304) {
         auto const& body = result.response.body;
-        bool const echoes_credential =
-            std::any_of(sent.credential_values.begin(), sent.credential_values.end(),
-                        [&](std::string const& v) {
-                            return !v.empty() && body.find(v) != std::string::npos;
-                        });
+        bool const echoes_credential = std::any_of(sent.credential_values.begin(),
+            sent.credential_values.end(),
+            [&](std::string const& v) { return !v.empty() && body.find(v) != std::string::npos; });
         if (echoes_credential) {
             // The platform echoed the request (a URL with a query credential, say): the
             // caller gets the answer with the toolkit's own credentials masked.

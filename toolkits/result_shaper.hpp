@@ -36,9 +36,8 @@ struct shaping_options {
 ///   limit. Every value in `sent.redactions` is masked in error texts, and every value in
 ///   `sent.credential_values` in successful answers too.
 protocol::call_result shape_result(toolkit_spec const& toolkit, tool_spec const& tool,
-                                   prepared_request const& sent,
-                                   transport::outbound_result const& result,
-                                   shaping_options const& options = {});
+    prepared_request const& sent, transport::outbound_result const& result,
+    shaping_options const& options = {});
 
 /// `text` with every occurrence of each non-empty secret replaced by `***`.
 std::string redact(std::string text, std::span<const std::string> secrets);

@@ -3,16 +3,16 @@
 #include "toolkits/schema_check.hpp"
 
 #include <boost/json/parse.hpp>
-#include <valijson/adapters/boost_json_adapter.hpp>
-#include <valijson/schema.hpp>
-#include <valijson/schema_parser.hpp>
-#include <valijson/validation_results.hpp>
-#include <valijson/validator.hpp>
 
 #include <map>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
+#include <valijson/adapters/boost_json_adapter.hpp>
+#include <valijson/schema.hpp>
+#include <valijson/schema_parser.hpp>
+#include <valijson/validation_results.hpp>
+#include <valijson/validator.hpp>
 
 namespace toolgate::toolkits {
 namespace {
@@ -20,7 +20,7 @@ namespace {
 namespace json = boost::json;
 
 struct compiled {
-    json::value document;                     ///< the schema text, parsed
+    json::value document; ///< the schema text, parsed
     std::unique_ptr<valijson::Schema> schema; ///< null when the text did not compile
     std::string error;
     bool wants_array = false; ///< the schema's top-level type is "array"
@@ -110,8 +110,8 @@ std::string pointer_of(std::vector<std::string> const& context)
 
 } // namespace
 
-std::optional<std::string> check_against_schema(std::string_view argument, std::string_view schema,
-                                                json::value const& value)
+std::optional<std::string> check_against_schema(
+    std::string_view argument, std::string_view schema, json::value const& value)
 {
     auto const& c = compiled_for(schema);
     if (!c.schema) {

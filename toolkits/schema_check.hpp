@@ -16,8 +16,8 @@ namespace toolgate::toolkits {
 /// otherwise what is wrong, naming where ("at /gitSource/type: ..."), for the argument named
 /// `argument`. A schema that cannot be compiled is not checked (the catalogue test makes sure
 /// every one can).
-std::optional<std::string> check_against_schema(std::string_view argument, std::string_view schema,
-                                                boost::json::value const& value);
+std::optional<std::string> check_against_schema(
+    std::string_view argument, std::string_view schema, boost::json::value const& value);
 
 /// The schema text parsed (cached by address, like the compiled form); null when it does not
 /// parse.

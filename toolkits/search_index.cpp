@@ -26,7 +26,7 @@ constexpr double b = 0.75;
 /// it does and when to use it, and parameter texts add vocabulary (and some noise).
 enum field : std::size_t { name_field, title_field, description_field, params_field };
 constexpr std::size_t field_count = 4;
-constexpr std::array<double, field_count> field_weight = {3.0, 1.0, 2.0, 0.5};
+constexpr std::array<double, field_count> field_weight = { 3.0, 1.0, 2.0, 0.5 };
 
 /// Query words widened by these, at this weight of the word's own.
 constexpr double synonym_weight = 0.3;
@@ -49,21 +49,18 @@ action action_of_name(std::string_view name)
         ++end;
     }
     auto const verb = name.substr(0, end);
-    static constexpr std::string_view reads[] = {"Get", "List", "Retrieve", "Fetch", "Read",
-                                                 "View", "Search", "Find", "Check", "Download",
-                                                 "Show", "Query", "Count", "Describe", "Export",
-                                                 "Preview", "Look"};
-    static constexpr std::string_view creates[] = {"Create", "Add", "Upload", "Invite", "Post",
-                                                   "Register", "Generate", "Make", "Start",
-                                                   "Initiate", "Copy", "Import", "Send",
-                                                   "Submit", "Record", "Batch"};
-    static constexpr std::string_view changes[] = {
-        "Update",  "Edit",   "Modify",  "Set",      "Rename",     "Move",    "Change",
-        "Mark",    "Archive", "Assign", "Replace",  "Enable",     "Disable", "Activate",
-        "Deactivate", "Restore", "Promote", "Pause", "Unpause",   "Convert", "Transfer",
-        "Merge",   "Close",  "Reopen",  "Modify",   "Toggle",     "Rotate",  "Advance"};
-    static constexpr std::string_view removes[] = {"Delete", "Remove", "Purge", "Revoke",
-                                                   "Cancel", "Abort", "Clear"};
+    static constexpr std::string_view reads[]
+        = { "Get", "List", "Retrieve", "Fetch", "Read", "View", "Search", "Find", "Check",
+              "Download", "Show", "Query", "Count", "Describe", "Export", "Preview", "Look" };
+    static constexpr std::string_view creates[]
+        = { "Create", "Add", "Upload", "Invite", "Post", "Register", "Generate", "Make", "Start",
+              "Initiate", "Copy", "Import", "Send", "Submit", "Record", "Batch" };
+    static constexpr std::string_view changes[] = { "Update", "Edit", "Modify", "Set", "Rename",
+        "Move", "Change", "Mark", "Archive", "Assign", "Replace", "Enable", "Disable", "Activate",
+        "Deactivate", "Restore", "Promote", "Pause", "Unpause", "Convert", "Transfer", "Merge",
+        "Close", "Reopen", "Modify", "Toggle", "Rotate", "Advance" };
+    static constexpr std::string_view removes[]
+        = { "Delete", "Remove", "Purge", "Revoke", "Cancel", "Abort", "Clear" };
     auto const in = [&](auto const& list) {
         return std::find(std::begin(list), std::end(list), verb) != std::end(list);
     };
@@ -87,37 +84,85 @@ action action_of_name(std::string_view name)
 action action_of_query(std::string_view query)
 {
     static std::unordered_map<std::string_view, action> const words = {
-        {"show", action::read},      {"list", action::read},     {"get", action::read},
-        {"fetch", action::read},     {"find", action::read},     {"look", action::read},
-        {"see", action::read},       {"view", action::read},     {"read", action::read},
-        {"which", action::read},     {"who", action::read},      {"what", action::read},
-        {"how", action::read},       {"when", action::read},     {"where", action::read},
-        {"is", action::read},        {"are", action::read},      {"does", action::read},
-        {"do", action::read},        {"check", action::read},    {"count", action::read},
-        {"tell", action::read},      {"download", action::read}, {"pull", action::read},
-        {"search", action::read},    {"retrieve", action::read}, {"give", action::read},
-        {"create", action::create},  {"add", action::create},    {"new", action::create},
-        {"make", action::create},    {"start", action::create},  {"upload", action::create},
-        {"invite", action::create},  {"post", action::create},   {"write", action::create},
-        {"store", action::create},   {"load", action::create},   {"register", action::create},
-        {"record", action::create},  {"send", action::create},   {"open", action::create},
-        {"update", action::change},  {"edit", action::change},   {"change", action::change},
-        {"modify", action::change},  {"rename", action::change}, {"move", action::change},
-        {"set", action::change},     {"bump", action::change},   {"assign", action::change},
-        {"turn", action::change},    {"switch", action::change}, {"replace", action::change},
-        {"overwrite", action::change}, {"mark", action::change}, {"archive", action::change},
-        {"close", action::change},   {"reopen", action::change}, {"point", action::change},
-        {"restore", action::change}, {"enable", action::change}, {"disable", action::change},
-        {"delete", action::remove},  {"remove", action::remove}, {"drop", action::remove},
-        {"erase", action::remove},   {"trash", action::remove},  {"purge", action::remove},
-        {"cancel", action::remove},  {"revoke", action::remove}, {"take", action::remove},
-        {"get rid", action::remove},
+        { "show", action::read },
+        { "list", action::read },
+        { "get", action::read },
+        { "fetch", action::read },
+        { "find", action::read },
+        { "look", action::read },
+        { "see", action::read },
+        { "view", action::read },
+        { "read", action::read },
+        { "which", action::read },
+        { "who", action::read },
+        { "what", action::read },
+        { "how", action::read },
+        { "when", action::read },
+        { "where", action::read },
+        { "is", action::read },
+        { "are", action::read },
+        { "does", action::read },
+        { "do", action::read },
+        { "check", action::read },
+        { "count", action::read },
+        { "tell", action::read },
+        { "download", action::read },
+        { "pull", action::read },
+        { "search", action::read },
+        { "retrieve", action::read },
+        { "give", action::read },
+        { "create", action::create },
+        { "add", action::create },
+        { "new", action::create },
+        { "make", action::create },
+        { "start", action::create },
+        { "upload", action::create },
+        { "invite", action::create },
+        { "post", action::create },
+        { "write", action::create },
+        { "store", action::create },
+        { "load", action::create },
+        { "register", action::create },
+        { "record", action::create },
+        { "send", action::create },
+        { "open", action::create },
+        { "update", action::change },
+        { "edit", action::change },
+        { "change", action::change },
+        { "modify", action::change },
+        { "rename", action::change },
+        { "move", action::change },
+        { "set", action::change },
+        { "bump", action::change },
+        { "assign", action::change },
+        { "turn", action::change },
+        { "switch", action::change },
+        { "replace", action::change },
+        { "overwrite", action::change },
+        { "mark", action::change },
+        { "archive", action::change },
+        { "close", action::change },
+        { "reopen", action::change },
+        { "point", action::change },
+        { "restore", action::change },
+        { "enable", action::change },
+        { "disable", action::change },
+        { "delete", action::remove },
+        { "remove", action::remove },
+        { "drop", action::remove },
+        { "erase", action::remove },
+        { "trash", action::remove },
+        { "purge", action::remove },
+        { "cancel", action::remove },
+        { "revoke", action::remove },
+        { "take", action::remove },
+        { "get rid", action::remove },
     };
     std::size_t seen = 0;
     for (auto raw : split_words(query)) {
         std::string w(raw);
         std::transform(w.begin(), w.end(), w.begin(),
-                       [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+            [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
         if (auto it = words.find(w); it != words.end()) {
             return it->second;
         }
@@ -130,17 +175,14 @@ action action_of_query(std::string_view query)
 
 std::unordered_set<std::string_view> const& stopwords()
 {
-    static std::unordered_set<std::string_view> const words = {
-        "a",     "an",    "the",   "and",   "or",    "nor",   "of",    "to",    "in",
-        "on",    "for",   "with",  "by",    "at",    "from",  "as",    "into",  "onto",
-        "about", "via",   "per",   "is",    "are",   "was",   "were",  "be",    "been",
-        "being", "am",    "it",    "its",   "this",  "that",  "these", "those", "there",
-        "here",  "i",     "me",    "my",    "we",    "us",    "our",   "you",   "your",
-        "he",    "him",   "his",   "she",   "her",   "they",  "them",  "their", "do",
-        "does",  "did",   "can",   "could", "would", "should", "will", "shall", "may",
-        "might", "must",  "please", "what", "which", "who",   "whom",  "whose", "when",
-        "where", "how",   "why",   "if",    "then",  "than",  "so",    "just",  "also",
-        "only",  "want",  "need",  "like",  "some",  "any",   "one",   "all"};
+    static std::unordered_set<std::string_view> const words = { "a", "an", "the", "and", "or",
+        "nor", "of", "to", "in", "on", "for", "with", "by", "at", "from", "as", "into", "onto",
+        "about", "via", "per", "is", "are", "was", "were", "be", "been", "being", "am", "it", "its",
+        "this", "that", "these", "those", "there", "here", "i", "me", "my", "we", "us", "our",
+        "you", "your", "he", "him", "his", "she", "her", "they", "them", "their", "do", "does",
+        "did", "can", "could", "would", "should", "will", "shall", "may", "might", "must", "please",
+        "what", "which", "who", "whom", "whose", "when", "where", "how", "why", "if", "then",
+        "than", "so", "just", "also", "only", "want", "need", "like", "some", "any", "one", "all" };
     return words;
 }
 
@@ -161,7 +203,8 @@ std::string stem(std::string w)
     if (w == "ids") {
         return "id"; // the one short plural that matters here
     }
-    if (w.size() <= 3 || std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    if (w.size() <= 3
+        || std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; })) {
         return w;
     }
     if (w.ends_with("ies") && w.size() > 4) {
@@ -172,16 +215,17 @@ std::string stem(std::string w)
         w.pop_back();
     }
     auto const undouble = [&w] {
-        if (w.size() > 3 && w[w.size() - 1] == w[w.size() - 2] && w.back() != 'l' &&
-            w.back() != 's' && w.back() != 'z') {
+        if (w.size() > 3 && w[w.size() - 1] == w[w.size() - 2] && w.back() != 'l' && w.back() != 's'
+            && w.back() != 'z') {
             w.pop_back();
         }
     };
-    if (w.ends_with("ing") && w.size() >= 6 && has_vowel(std::string_view(w).substr(0, w.size() - 3))) {
+    if (w.ends_with("ing") && w.size() >= 6
+        && has_vowel(std::string_view(w).substr(0, w.size() - 3))) {
         w.resize(w.size() - 3);
         undouble();
-    } else if (w.ends_with("ed") && w.size() >= 5 &&
-               has_vowel(std::string_view(w).substr(0, w.size() - 2))) {
+    } else if (w.ends_with("ed") && w.size() >= 5
+        && has_vowel(std::string_view(w).substr(0, w.size() - 2))) {
         w.resize(w.size() - 2);
         undouble();
     }
@@ -191,9 +235,18 @@ std::string stem(std::string w)
     return w;
 }
 
-bool upper(char c) { return c >= 'A' && c <= 'Z'; }
-bool lower(char c) { return c >= 'a' && c <= 'z'; }
-bool digit(char c) { return c >= '0' && c <= '9'; }
+bool upper(char c)
+{
+    return c >= 'A' && c <= 'Z';
+}
+bool lower(char c)
+{
+    return c >= 'a' && c <= 'z';
+}
+bool digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
 
 /// Words of an identifier or of prose: runs of letters split where case turns
 /// (`GetOidcDiscovery` -> Get Oidc Discovery, `XMLFile` -> XML File), runs of digits, and
@@ -251,55 +304,55 @@ std::vector<std::string_view> split_words(std::string_view text)
 std::vector<std::vector<std::string_view>> const& synonym_groups()
 {
     static std::vector<std::vector<std::string_view>> const groups = {
-        {"delet", "remov", "trash", "eras", "destroy", "discard"},
-        {"creat", "add", "new", "mak", "register"},
-        {"updat", "edit", "chang", "modify", "renam", "set"},
-        {"list", "show", "browse", "enumerat"},
-        {"get", "fetch", "retriev", "read", "view", "look", "detail"},
-        {"search", "find", "query", "lookup"},
-        {"card", "task", "todo"},
-        {"invoic", "bill"},
-        {"member", "user", "person", "people", "colleagu"},
-        {"folder", "directory"},
-        {"fil", "document", "attachment"},
-        {"comment", "not", "reply", "messag"},
-        {"label", "tag"},
-        {"organization", "organisation", "workspac", "team", "org"},
-        {"contact", "customer", "supplier", "client"},
-        {"payment", "pay"},
-        {"deployment", "deploy", "releas", "rollout"},
-        {"domain", "dns", "hostnam"},
-        {"download", "export"},
-        {"upload", "import"},
-        {"restor", "recover", "undelet", "untrash", "undo"},
-        {"cancel", "stop", "abort", "halt"},
-        {"collection", "class"},
-        {"object", "record", "entry"},
-        {"ticket", "incident", "issu", "request"},
-        {"asset", "devic", "hardwar", "equipment"},
-        {"agent", "technician", "staff"},
-        {"requester", "employe", "enduser"},
-        {"webhook", "callback"},
-        {"token", "key", "credential"},
-        {"secret", "variabl", "env", "environment"},
-        {"archiv", "clos"},
-        {"star", "favorit", "favourit", "bookmark"},
-        {"log", "audit", "history", "activity"},
-        {"schedul", "cron", "recurr"},
-        {"permission", "access", "role", "privileg"},
-        {"problem", "bug", "defect"},
-        {"chang", "amend"},
-        {"quot", "estimat"},
-        {"account", "ledger"},
-        {"report", "summary", "statement"},
-        {"expens", "claim", "spend"},
-        {"purchas", "buy", "order"},
-        {"vendor", "seller", "supplier"},
-        {"sign", "signatur", "esign"},
-        {"link", "url"},
-        {"alia", "nicknam"},
-        {"backup", "snapshot"},
-        {"vector", "embed"},
+        { "delet", "remov", "trash", "eras", "destroy", "discard" },
+        { "creat", "add", "new", "mak", "register" },
+        { "updat", "edit", "chang", "modify", "renam", "set" },
+        { "list", "show", "browse", "enumerat" },
+        { "get", "fetch", "retriev", "read", "view", "look", "detail" },
+        { "search", "find", "query", "lookup" },
+        { "card", "task", "todo" },
+        { "invoic", "bill" },
+        { "member", "user", "person", "people", "colleagu" },
+        { "folder", "directory" },
+        { "fil", "document", "attachment" },
+        { "comment", "not", "reply", "messag" },
+        { "label", "tag" },
+        { "organization", "organisation", "workspac", "team", "org" },
+        { "contact", "customer", "supplier", "client" },
+        { "payment", "pay" },
+        { "deployment", "deploy", "releas", "rollout" },
+        { "domain", "dns", "hostnam" },
+        { "download", "export" },
+        { "upload", "import" },
+        { "restor", "recover", "undelet", "untrash", "undo" },
+        { "cancel", "stop", "abort", "halt" },
+        { "collection", "class" },
+        { "object", "record", "entry" },
+        { "ticket", "incident", "issu", "request" },
+        { "asset", "devic", "hardwar", "equipment" },
+        { "agent", "technician", "staff" },
+        { "requester", "employe", "enduser" },
+        { "webhook", "callback" },
+        { "token", "key", "credential" },
+        { "secret", "variabl", "env", "environment" },
+        { "archiv", "clos" },
+        { "star", "favorit", "favourit", "bookmark" },
+        { "log", "audit", "history", "activity" },
+        { "schedul", "cron", "recurr" },
+        { "permission", "access", "role", "privileg" },
+        { "problem", "bug", "defect" },
+        { "chang", "amend" },
+        { "quot", "estimat" },
+        { "account", "ledger" },
+        { "report", "summary", "statement" },
+        { "expens", "claim", "spend" },
+        { "purchas", "buy", "order" },
+        { "vendor", "seller", "supplier" },
+        { "sign", "signatur", "esign" },
+        { "link", "url" },
+        { "alia", "nicknam" },
+        { "backup", "snapshot" },
+        { "vector", "embed" },
     };
     return groups;
 }
@@ -336,9 +389,9 @@ std::string without_tool_references(std::string_view text)
             if (end != std::string_view::npos) {
                 auto const inner = text.substr(i + 1, end - i - 1);
                 auto const underscore = inner.find_first_of("_."); // either name spelling
-                bool const tool_name = underscore != std::string_view::npos && underscore > 0 &&
-                                       upper(inner[0]) && inner.find(' ') == std::string_view::npos &&
-                                       inner.substr(0, underscore).ends_with("Api");
+                bool const tool_name = underscore != std::string_view::npos && underscore > 0
+                    && upper(inner[0]) && inner.find(' ') == std::string_view::npos
+                    && inner.substr(0, underscore).ends_with("Api");
                 if (tool_name) {
                     out += ' ';
                     i = end + 1;
@@ -379,16 +432,16 @@ search_index::search_index(std::vector<search_entry> const& entries)
 {
     auto const n = entries.size();
     std::vector<std::array<std::vector<std::string>, field_count>> tokens(n);
-    std::array<double, field_count> average{};
+    std::array<double, field_count> average {};
     std::unordered_map<std::string, std::uint32_t> group_numbers;
     for (std::size_t i = 0; i < n; ++i) {
         auto const& e = entries[i];
-        tokens[i] = {search_tokens(e.name), search_tokens(e.title),
-                     search_tokens(without_tool_references(e.description)),
-                     search_tokens(without_tool_references(e.params))};
+        tokens[i] = { search_tokens(e.name), search_tokens(e.title),
+            search_tokens(without_tool_references(e.description)),
+            search_tokens(without_tool_references(e.params)) };
         actions_.push_back(static_cast<std::uint8_t>(action_of_name(e.name)));
-        auto const [group, fresh] =
-            group_numbers.try_emplace(e.group, static_cast<std::uint32_t>(group_numbers.size()));
+        auto const [group, fresh]
+            = group_numbers.try_emplace(e.group, static_cast<std::uint32_t>(group_numbers.size()));
         groups_.push_back(group->second);
         for (std::size_t f = 0; f < field_count; ++f) {
             average[f] += static_cast<double>(tokens[i][f].size());
@@ -415,8 +468,8 @@ search_index::search_index(std::vector<search_entry> const& entries)
             }
             double const norm = 1.0 - b + b * static_cast<double>(words.size()) / average[f];
             for (auto const& w : words) {
-                auto const [it, fresh] =
-                    terms_.try_emplace(w, static_cast<std::uint32_t>(terms_.size()));
+                auto const [it, fresh]
+                    = terms_.try_emplace(w, static_cast<std::uint32_t>(terms_.size()));
                 auto const id = it->second;
                 if (id >= acc.size()) {
                     acc.resize(id + 1, 0.0);
@@ -443,17 +496,16 @@ search_index::search_index(std::vector<search_entry> const& entries)
     postings_.resize(terms_.size());
     for (std::size_t i = 0; i < n; ++i) {
         for (auto const& [id, tf] : pseudo[i]) {
-            double const idf = std::log(1.0 + (static_cast<double>(n) - double(df[id]) + 0.5) /
-                                                  (double(df[id]) + 0.5));
+            double const idf = std::log(
+                1.0 + (static_cast<double>(n) - double(df[id]) + 0.5) / (double(df[id]) + 0.5));
             postings_[id].push_back(
-                {static_cast<std::uint32_t>(i), static_cast<float>(idf * tf / (k1 + tf))});
+                { static_cast<std::uint32_t>(i), static_cast<float>(idf * tf / (k1 + tf)) });
         }
     }
 }
 
-std::vector<search_index::hit>
-search_index::search(std::string_view query, std::function<bool(std::size_t)> const& keep,
-                     std::size_t limit) const
+std::vector<search_index::hit> search_index::search(
+    std::string_view query, std::function<bool(std::size_t)> const& keep, std::size_t limit) const
 {
     // Each distinct query word once at full weight; its synonyms at synonym_weight unless
     // the query names them itself.
@@ -489,7 +541,7 @@ search_index::search(std::string_view query, std::function<bool(std::size_t)> co
     std::vector<hit> hits;
     for (auto d : touched) {
         if (keep(d)) {
-            hits.push_back({d, scores[d]});
+            hits.push_back({ d, scores[d] });
         }
     }
     // The toolkit the request is most likely about: the one whose best few tools score
@@ -530,8 +582,8 @@ search_index::search(std::string_view query, std::function<bool(std::size_t)> co
         return names_[x.position] < names_[y.position];
     };
     auto const keep_count = std::min(limit, hits.size());
-    std::partial_sort(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(keep_count),
-                      hits.end(), better);
+    std::partial_sort(
+        hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(keep_count), hits.end(), better);
     hits.resize(keep_count);
     return hits;
 }

@@ -17,11 +17,11 @@ namespace toolgate::toolkits {
 
 /// The texts of one tool, as the index reads them.
 struct search_entry {
-    std::string name;        ///< `ToolName` (CamelCase, split into words)
+    std::string name; ///< `ToolName` (CamelCase, split into words)
     std::string title;
     std::string description;
-    std::string params;      ///< parameter names and descriptions, joined
-    std::string group;       ///< the toolkit: tools of the best-matching one rank a little higher
+    std::string params; ///< parameter names and descriptions, joined
+    std::string group; ///< the toolkit: tools of the best-matching one rank a little higher
 };
 
 /// Lower-cased, identifier-split, stopword-free, stemmed words ("GetFolderItems" -> get folder
@@ -42,7 +42,7 @@ public:
     /// are considered. Ties go to the tool with the shorter name (the more general one), then
     /// by name. Empty when no word of the query occurs in any kept entry.
     std::vector<hit> search(std::string_view query, std::function<bool(std::size_t)> const& keep,
-                            std::size_t limit) const;
+        std::size_t limit) const;
 
     std::size_t size() const { return names_.size(); }
 
@@ -53,7 +53,7 @@ private:
     };
     std::unordered_map<std::string, std::uint32_t> terms_; ///< word -> index into postings_
     std::vector<std::vector<posting>> postings_;
-    std::vector<std::string> names_;    ///< for tie-breaks
+    std::vector<std::string> names_; ///< for tie-breaks
     std::vector<std::size_t> name_words_;
     std::vector<std::uint8_t> actions_; ///< what each tool's name says it does (action class)
     std::vector<std::uint32_t> groups_; ///< each tool's group, numbered

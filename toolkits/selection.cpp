@@ -25,7 +25,7 @@ std::vector<std::string> split_items(std::span<const std::string> entries)
             if (!item.empty()) {
                 out.emplace_back(item);
             }
-            rest = cut == std::string_view::npos ? std::string_view{} : rest.substr(cut + 1);
+            rest = cut == std::string_view::npos ? std::string_view {} : rest.substr(cut + 1);
         }
     }
     std::sort(out.begin(), out.end());
@@ -46,8 +46,8 @@ std::string normalise_pattern(std::string pattern)
 bool matches(std::string_view pattern, toolkit_spec const& kit, tool_spec const& tool)
 {
     auto dot = pattern.find('.');
-    return glob_match(pattern.substr(0, dot), kit.name) &&
-           glob_match(pattern.substr(dot + 1), tool.name);
+    return glob_match(pattern.substr(0, dot), kit.name)
+        && glob_match(pattern.substr(dot + 1), tool.name);
 }
 
 std::string known_toolkits()
@@ -93,16 +93,16 @@ bool selection::includes(toolkit_spec const& toolkit, tool_spec const& tool) con
     if (!toolkits_.empty()) {
         // `Toolkit` serves all of it; the toolset `Toolkit:read` its read-only tools.
         bool const whole = std::binary_search(toolkits_.begin(), toolkits_.end(), toolkit.name);
-        bool const reads = tool.read_only &&
-                           std::binary_search(toolkits_.begin(), toolkits_.end(),
-                                              std::string(toolkit.name) + std::string(read_suffix));
+        bool const reads = tool.read_only
+            && std::binary_search(toolkits_.begin(), toolkits_.end(),
+                std::string(toolkit.name) + std::string(read_suffix));
         if (!whole && !reads) {
             return false;
         }
     }
     return patterns_.empty() || std::any_of(patterns_.begin(), patterns_.end(), [&](auto& p) {
-               return matches(p, toolkit, tool);
-           });
+        return matches(p, toolkit, tool);
+    });
 }
 
 std::vector<tool_ref> selection::tools() const
@@ -111,7 +111,7 @@ std::vector<tool_ref> selection::tools() const
     for (auto const* kit : all_toolkits()) {
         for (auto const& tool : kit->tools) {
             if (includes(*kit, tool)) {
-                out.push_back({kit, &tool});
+                out.push_back({ kit, &tool });
             }
         }
     }
@@ -127,12 +127,12 @@ std::string selection::key() const
         }
         return out.empty() ? std::string("*") : out;
     };
-    return "toolkits=" + join(toolkits_) + ";tools=" + join(patterns_) +
-           (read_only_ ? ";read-only" : "");
+    return "toolkits=" + join(toolkits_) + ";tools=" + join(patterns_)
+        + (read_only_ ? ";read-only" : "");
 }
 
-selection make_selection(std::span<const std::string> toolkits, std::span<const std::string> tools,
-                         bool read_only)
+selection make_selection(
+    std::span<const std::string> toolkits, std::span<const std::string> tools, bool read_only)
 {
     selection sel;
     sel.read_only_ = read_only;
@@ -142,22 +142,22 @@ selection make_selection(std::span<const std::string> toolkits, std::span<const 
         if (name.ends_with(read_suffix)) {
             name.remove_suffix(read_suffix.size());
         } else if (auto const colon = name.find(':'); colon != std::string_view::npos) {
-            throw selection_error("unknown toolset `" + entry + "`: a toolkit's toolsets are `" +
-                                  std::string(name.substr(0, colon)) + "` (all of it) and `" +
-                                  std::string(name.substr(0, colon)) + std::string(read_suffix) +
-                                  "` (its read-only tools)");
+            throw selection_error("unknown toolset `" + entry + "`: a toolkit's toolsets are `"
+                + std::string(name.substr(0, colon)) + "` (all of it) and `"
+                + std::string(name.substr(0, colon)) + std::string(read_suffix)
+                + "` (its read-only tools)");
         }
         if (!find_toolkit(name)) {
-            throw selection_error("unknown toolkit `" + std::string(name) +
-                                  "` (known: " + known_toolkits() + ")");
+            throw selection_error(
+                "unknown toolkit `" + std::string(name) + "` (known: " + known_toolkits() + ")");
         }
     }
     for (auto& p : split_items(tools)) {
         sel.patterns_.push_back(normalise_pattern(p));
     }
     std::sort(sel.patterns_.begin(), sel.patterns_.end());
-    sel.patterns_.erase(std::unique(sel.patterns_.begin(), sel.patterns_.end()),
-                        sel.patterns_.end());
+    sel.patterns_.erase(
+        std::unique(sel.patterns_.begin(), sel.patterns_.end()), sel.patterns_.end());
     for (auto const& p : sel.patterns_) {
         bool any = false;
         for (auto const* kit : all_toolkits()) {

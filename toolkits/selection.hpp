@@ -42,11 +42,11 @@ public:
     friend bool operator==(selection const&, selection const&) = default;
 
 private:
-    friend selection make_selection(std::span<const std::string>, std::span<const std::string>,
-                                    bool);
+    friend selection make_selection(
+        std::span<const std::string>, std::span<const std::string>, bool);
     std::vector<std::string> toolkits_; ///< sorted toolkit names or toolsets; empty: all
     std::vector<std::string> patterns_; ///< sorted `Toolkit.Tool` globs; empty: all tools
-    bool read_only_ = false;            ///< only tools annotated read-only
+    bool read_only_ = false; ///< only tools annotated read-only
 };
 
 /// Builds a selection. `toolkits` names toolkits or their toolsets (`KanbanApi` for all of it,
@@ -57,8 +57,8 @@ private:
 /// a pattern without a separator means a whole toolkit. Both lists empty: everything. Both
 /// given: tools that satisfy both. Throws selection_error naming an unknown toolkit, a
 /// pattern that matches no tool, or a selection that leaves nothing to serve.
-selection make_selection(std::span<const std::string> toolkits,
-                         std::span<const std::string> tools, bool read_only = false);
+selection make_selection(std::span<const std::string> toolkits, std::span<const std::string> tools,
+    bool read_only = false);
 
 /// The lists held by TOOLGATE_TOOLKITS and TOOLGATE_TOOLS (empty when unset).
 struct selection_lists {

@@ -28,12 +28,11 @@ inline tool_error refuse(std::string message)
 }
 
 /// The outcome of a step that either produces a `T` or refuses the call.
-template <class T>
-using tool_result = boost::system::result<T, tool_error>;
+template <class T> using tool_result = boost::system::result<T, tool_error>;
 
 /// Lets `tool_result<T>::value()` throw when called on an error (a programming error).
-[[noreturn]] inline void throw_exception_from_error(tool_error const& error,
-                                                    boost::source_location const&)
+[[noreturn]] inline void throw_exception_from_error(
+    tool_error const& error, boost::source_location const&)
 {
     throw std::logic_error("unchecked tool_result: " + error.message);
 }

@@ -23,8 +23,9 @@ class call_context {
 public:
     virtual ~call_context() = default;
     /// Reports progress; ignored unless the request carried a progressToken. `progress` must grow.
-    virtual void report_progress(double progress, std::optional<double> total,
-                                 std::string_view message) = 0;
+    virtual void report_progress(
+        double progress, std::optional<double> total, std::string_view message)
+        = 0;
     /// Sends a `notifications/message` when the client asked for this level or a lower one.
     virtual void log(log_level level, std::string_view logger, boost::json::value data) = 0;
     /// Whether anything reported can reach the client (it sent a progressToken or chose a log
@@ -53,9 +54,9 @@ public:
     /// Runs a tool (an element of tools()). Argument problems and platform failures come back
     /// as a result with is_error set; only bugs throw. Cancellation arrives through the
     /// awaiting coroutine's cancellation slot.
-    virtual boost::asio::awaitable<protocol::call_result>
-    call(protocol::tool_descriptor const& tool, boost::json::object arguments,
-         call_context& context) = 0;
+    virtual boost::asio::awaitable<protocol::call_result> call(
+        protocol::tool_descriptor const& tool, boost::json::object arguments, call_context& context)
+        = 0;
 };
 
 } // namespace toolgate::toolkits

@@ -12,12 +12,12 @@ enum class json_type : std::uint8_t { string, integer, number, boolean, array, o
 
 /// Where an argument travels in the HTTP request.
 enum class param_location : std::uint8_t {
-    path,         ///< fills `{wire_name}` in the URL template, percent-encoded
-    query,        ///< `wire_name=value` in the query string
-    header,       ///< `wire_name: value`
-    body,         ///< JSON body property; dots in wire_name nest objects; "(entire body)" = whole body
-    form,         ///< form field (urlencoded or multipart per binding)
-    mode,         ///< M-tool `mode`, never sent
+    path, ///< fills `{wire_name}` in the URL template, percent-encoded
+    query, ///< `wire_name=value` in the query string
+    header, ///< `wire_name: value`
+    body, ///< JSON body property; dots in wire_name nest objects; "(entire body)" = whole body
+    form, ///< form field (urlencoded or multipart per binding)
+    mode, ///< M-tool `mode`, never sent
     request_body, ///< M-tool `request_body`: parsed and sent as the JSON body
 };
 
@@ -27,18 +27,18 @@ enum class array_format : std::uint8_t { none, comma, repeat };
 /// A named format check beyond JSON types (see toolkits/validate.cpp).
 enum class value_format : std::uint8_t {
     none,
-    date,          ///< YYYY-MM-DD
-    http_url,      ///< starts with http:// or https://
-    backup_id,     ///< lowercase letters, digits, `_` and `-`
-    trimmed,       ///< no leading or trailing white space
-    year,          ///< YYYY
+    date, ///< YYYY-MM-DD
+    http_url, ///< starts with http:// or https://
+    backup_id, ///< lowercase letters, digits, `_` and `-`
+    trimmed, ///< no leading or trailing white space
+    year, ///< YYYY
     utc_date_time, ///< YYYY-MM-DDTHH:MM:SSZ
-    date_time,     ///< ISO 8601: YYYY-MM-DD, optionally followed by a time
+    date_time, ///< ISO 8601: YYYY-MM-DD, optionally followed by a time
 };
 
 struct param_spec {
-    std::string_view name;        ///< the argument name the model uses
-    std::string_view wire_name;   ///< the name on the wire
+    std::string_view name; ///< the argument name the model uses
+    std::string_view wire_name; ///< the name on the wire
     std::string_view description; ///< our own words
     json_type type = json_type::string;
     json_type item_type = json_type::string; ///< arrays only
@@ -46,7 +46,7 @@ struct param_spec {
     array_format array_fmt = array_format::none;
     bool required = false;
     bool required_when_executing = false; ///< M-tool extras
-    std::span<const std::string_view> enum_values{};
+    std::span<const std::string_view> enum_values {};
     bool has_minimum = false;
     bool has_maximum = false;
     double minimum = 0;
@@ -65,47 +65,48 @@ struct header_spec {
 };
 
 struct http_binding {
-    std::string_view method;            ///< GET, POST, PUT, PATCH, DELETE
-    std::string_view url;               ///< absolute template, starts with a platform base URL
-    std::span<const header_spec> headers{};
-    std::string_view body_content_type; ///< "" when no body; application/json, multipart/form-data, ...
+    std::string_view method; ///< GET, POST, PUT, PATCH, DELETE
+    std::string_view url; ///< absolute template, starts with a platform base URL
+    std::span<const header_spec> headers {};
+    std::string_view
+        body_content_type; ///< "" when no body; application/json, multipart/form-data, ...
 };
 
 struct tool_spec {
-    std::string_view name;          ///< `ToolName` (without the toolkit)
+    std::string_view name; ///< `ToolName` (without the toolkit)
     std::string_view title;
-    std::string_view description;   ///< our own words
+    std::string_view description; ///< our own words
     std::string_view operation_id;
     http_binding http;
-    std::span<const param_spec> params{};
+    std::span<const param_spec> params {};
     bool m_tool = false;
     std::string_view request_body_schema; ///< serialised JSON Schema (M-tools), else ""
-    std::string_view input_schema;        ///< serialised JSON Schema object for tools/list
+    std::string_view input_schema; ///< serialised JSON Schema object for tools/list
     bool read_only = false;
     bool destructive = false;
     bool idempotent = false;
-    std::span<const std::string_view> secrets{}; ///< environment variables this tool needs
+    std::span<const std::string_view> secrets {}; ///< environment variables this tool needs
 };
 
 /// How one secret reaches the platform.
 struct secret_transmission {
-    std::string_view secret;   ///< environment variable name
-    std::string_view in;       ///< "header", "query", "basic", "url"
-    std::string_view name;     ///< header or query name
-    std::string_view format;   ///< e.g. "Bearer {}"
+    std::string_view secret; ///< environment variable name
+    std::string_view in; ///< "header", "query", "basic", "url"
+    std::string_view name; ///< header or query name
+    std::string_view format; ///< e.g. "Bearer {}"
 };
 
 struct toolkit_spec {
-    std::string_view name;      ///< e.g. "StoreApi"
-    std::string_view version;   ///< e.g. "0.2.0"
-    std::string_view platform;  ///< what it wraps, e.g. "file and folder storage platform"
+    std::string_view name; ///< e.g. "StoreApi"
+    std::string_view version; ///< e.g. "0.2.0"
+    std::string_view platform; ///< what it wraps, e.g. "file and folder storage platform"
     std::string_view capabilities;
     std::string_view auth_kind; ///< "oauth2" or "api_key"
-    std::span<const std::string_view> scopes{};
-    std::span<const std::string_view> secrets{};
-    std::span<const secret_transmission> transmission{};
-    std::span<const std::string_view> base_urls{}; ///< first is the default
-    std::span<const tool_spec> tools{};
+    std::span<const std::string_view> scopes {};
+    std::span<const std::string_view> secrets {};
+    std::span<const secret_transmission> transmission {};
+    std::span<const std::string_view> base_urls {}; ///< first is the default
+    std::span<const tool_spec> tools {};
 };
 
 } // namespace toolgate::toolkits

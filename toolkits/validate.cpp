@@ -24,12 +24,18 @@ using protocol::suggest_names;
 std::string_view type_name(json_type t)
 {
     switch (t) {
-    case json_type::string: return "string";
-    case json_type::integer: return "integer";
-    case json_type::number: return "number";
-    case json_type::boolean: return "boolean";
-    case json_type::array: return "array";
-    case json_type::object: return "object";
+    case json_type::string:
+        return "string";
+    case json_type::integer:
+        return "integer";
+    case json_type::number:
+        return "number";
+    case json_type::boolean:
+        return "boolean";
+    case json_type::array:
+        return "array";
+    case json_type::object:
+        return "object";
     }
     return "value";
 }
@@ -37,14 +43,21 @@ std::string_view type_name(json_type t)
 std::string_view kind_of(json::value const& v)
 {
     switch (v.kind()) {
-    case json::kind::null: return "null";
-    case json::kind::bool_: return "boolean";
+    case json::kind::null:
+        return "null";
+    case json::kind::bool_:
+        return "boolean";
     case json::kind::int64:
-    case json::kind::uint64: return "integer";
-    case json::kind::double_: return "number";
-    case json::kind::string: return "string";
-    case json::kind::array: return "array";
-    case json::kind::object: return "object";
+    case json::kind::uint64:
+        return "integer";
+    case json::kind::double_:
+        return "number";
+    case json::kind::string:
+        return "string";
+    case json::kind::array:
+        return "array";
+    case json::kind::object:
+        return "object";
     }
     return "value";
 }
@@ -52,16 +65,21 @@ std::string_view kind_of(json::value const& v)
 bool has_type(json::value const& v, json_type t)
 {
     switch (t) {
-    case json_type::string: return v.is_string();
+    case json_type::string:
+        return v.is_string();
     case json_type::integer:
         // 3.0 is an integer to JSON Schema; 3.5 is not.
-        return v.is_int64() || v.is_uint64() ||
-               (v.is_double() && std::isfinite(v.as_double()) &&
-                std::trunc(v.as_double()) == v.as_double());
-    case json_type::number: return v.is_number();
-    case json_type::boolean: return v.is_bool();
-    case json_type::array: return v.is_array();
-    case json_type::object: return v.is_object();
+        return v.is_int64() || v.is_uint64()
+            || (v.is_double() && std::isfinite(v.as_double())
+                && std::trunc(v.as_double()) == v.as_double());
+    case json_type::number:
+        return v.is_number();
+    case json_type::boolean:
+        return v.is_bool();
+    case json_type::array:
+        return v.is_array();
+    case json_type::object:
+        return v.is_object();
     }
     return false;
 }
@@ -106,19 +124,19 @@ result check_string(param_spec const& p, std::string_view s)
     }
     auto n = code_points(s);
     if (p.max_length && n > p.max_length) {
-        return arg(p.name) + ": at most " + std::to_string(p.max_length) + " characters, got " +
-               std::to_string(n);
+        return arg(p.name) + ": at most " + std::to_string(p.max_length) + " characters, got "
+            + std::to_string(n);
     }
     if (p.min_length && n < p.min_length) {
         return arg(p.name) + ": at least " + std::to_string(p.min_length) + " characters";
     }
     if (!has_format(p.format, s)) {
-        static constexpr std::string_view expected[] = {
-            "", "a date YYYY-MM-DD", "a URL starting with http:// or https://",
-            "lowercase letters, digits, `_` and `-` only", "no leading or trailing spaces",
-            "a year YYYY", "a time YYYY-MM-DDTHH:MM:SSZ", "an ISO 8601 date or date-time"};
-        return arg(p.name) + ": expected " +
-               std::string(expected[static_cast<std::size_t>(p.format)]);
+        static constexpr std::string_view expected[]
+            = { "", "a date YYYY-MM-DD", "a URL starting with http:// or https://",
+                  "lowercase letters, digits, `_` and `-` only", "no leading or trailing spaces",
+                  "a year YYYY", "a time YYYY-MM-DDTHH:MM:SSZ", "an ISO 8601 date or date-time" };
+        return arg(p.name) + ": expected "
+            + std::string(expected[static_cast<std::size_t>(p.format)]);
     }
     return std::nullopt;
 }
@@ -126,8 +144,8 @@ result check_string(param_spec const& p, std::string_view s)
 result check_value(param_spec const& p, json::value const& v)
 {
     if (!has_type(v, p.type)) {
-        return arg(p.name) + ": expected " + std::string(type_name(p.type)) + ", got " +
-               std::string(kind_of(v));
+        return arg(p.name) + ": expected " + std::string(type_name(p.type)) + ", got "
+            + std::string(kind_of(v));
     }
     if (v.is_string()) {
         return check_string(p, v.as_string());
@@ -136,10 +154,9 @@ result check_value(param_spec const& p, json::value const& v)
         double d = v.to_number<double>();
         if ((p.has_minimum && d < p.minimum) || (p.has_maximum && d > p.maximum)) {
             std::string range = p.has_minimum && p.has_maximum
-                                    ? "between " + format_text(p.minimum) + " and " +
-                                          format_text(p.maximum)
-                                : p.has_minimum ? "at least " + format_text(p.minimum)
-                                                : "at most " + format_text(p.maximum);
+                ? "between " + format_text(p.minimum) + " and " + format_text(p.maximum)
+                : p.has_minimum ? "at least " + format_text(p.minimum)
+                                : "at most " + format_text(p.maximum);
             return arg(p.name) + ": expected a value " + range + ", got " + format_text(d);
         }
     }
@@ -147,9 +164,8 @@ result check_value(param_spec const& p, json::value const& v)
         std::size_t i = 0;
         for (auto const& item : v.as_array()) {
             if (!has_type(item, p.item_type)) {
-                return arg(p.name) + ": item " + std::to_string(i) + ": expected " +
-                       std::string(type_name(p.item_type)) + ", got " +
-                       std::string(kind_of(item));
+                return arg(p.name) + ": item " + std::to_string(i) + ": expected "
+                    + std::string(type_name(p.item_type)) + ", got " + std::string(kind_of(item));
             }
             ++i;
         }
@@ -192,23 +208,28 @@ bool has_format(value_format format, std::string_view s)
         return true;
     };
     auto is_date = [&] {
-        return s.size() >= 10 && digits(0, 4) && s[4] == '-' && digits(5, 2) && s[7] == '-' &&
-               digits(8, 2);
+        return s.size() >= 10 && digits(0, 4) && s[4] == '-' && digits(5, 2) && s[7] == '-'
+            && digits(8, 2);
     };
     switch (format) {
-    case value_format::none: return true;
-    case value_format::date: return s.size() == 10 && is_date();
-    case value_format::year: return s.size() == 4 && digits(0, 4);
+    case value_format::none:
+        return true;
+    case value_format::date:
+        return s.size() == 10 && is_date();
+    case value_format::year:
+        return s.size() == 4 && digits(0, 4);
     case value_format::utc_date_time:
-        return s.size() == 20 && is_date() && s[10] == 'T' && digits(11, 2) && s[13] == ':' &&
-               digits(14, 2) && s[16] == ':' && digits(17, 2) && s[19] == 'Z';
-    case value_format::date_time: return is_date() && (s.size() == 10 || s[10] == 'T');
+        return s.size() == 20 && is_date() && s[10] == 'T' && digits(11, 2) && s[13] == ':'
+            && digits(14, 2) && s[16] == ':' && digits(17, 2) && s[19] == 'Z';
+    case value_format::date_time:
+        return is_date() && (s.size() == 10 || s[10] == 'T');
     case value_format::http_url:
-        return (s.starts_with("http://") && s.size() > 7) ||
-               (s.starts_with("https://") && s.size() > 8);
+        return (s.starts_with("http://") && s.size() > 7)
+            || (s.starts_with("https://") && s.size() > 8);
     case value_format::backup_id:
-        return !s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_-") ==
-                                 std::string_view::npos;
+        return !s.empty()
+            && s.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_-")
+            == std::string_view::npos;
     case value_format::trimmed: {
         auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
         return !s.empty() && !space(s.front()) && !space(s.back());
@@ -217,32 +238,32 @@ bool has_format(value_format format, std::string_view s)
     return true;
 }
 
-bool is_credential_header(toolkit_spec const& toolkit, tool_spec const& tool,
-                          param_spec const& param)
+bool is_credential_header(
+    toolkit_spec const& toolkit, tool_spec const& tool, param_spec const& param)
 {
     if (param.in != param_location::header) {
         return false;
     }
     auto const same = [](std::string_view a, std::string_view b) {
-        return a.size() == b.size() &&
-               std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-                   return std::tolower(static_cast<unsigned char>(x)) ==
-                          std::tolower(static_cast<unsigned char>(y));
+        return a.size() == b.size()
+            && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+                   return std::tolower(static_cast<unsigned char>(x))
+                       == std::tolower(static_cast<unsigned char>(y));
                });
     };
     for (auto const& rule : toolkit.transmission) {
-        bool const listed =
-            std::find(tool.secrets.begin(), tool.secrets.end(), rule.secret) != tool.secrets.end();
-        if (listed && (rule.in == "header" || rule.in == "basic") &&
-            same(rule.name, param.wire_name)) {
+        bool const listed = std::find(tool.secrets.begin(), tool.secrets.end(), rule.secret)
+            != tool.secrets.end();
+        if (listed && (rule.in == "header" || rule.in == "basic")
+            && same(rule.name, param.wire_name)) {
             return true;
         }
     }
     return false;
 }
 
-std::optional<std::string> validate_arguments(toolkit_spec const& toolkit, tool_spec const& tool,
-                                              json::object const& arguments)
+std::optional<std::string> validate_arguments(
+    toolkit_spec const& toolkit, tool_spec const& tool, json::object const& arguments)
 {
     for (auto const& [name, value] : arguments) {
         bool known = false;
@@ -259,8 +280,8 @@ std::optional<std::string> validate_arguments(toolkit_spec const& toolkit, tool_
         bool absent = !v || v->is_null();
         if (absent) {
             if (p.required && !is_credential_header(toolkit, tool, p)) {
-                return "missing required " + arg(p.name) + " (" +
-                       std::string(type_name(p.type)) + ")";
+                return "missing required " + arg(p.name) + " (" + std::string(type_name(p.type))
+                    + ")";
             }
             if (execute && p.required_when_executing) {
                 return "missing " + arg(p.name) + ": required when mode is execute";
@@ -306,7 +327,8 @@ void normalise_integers(tool_spec const& tool, json::object& arguments)
         }
         if (p.type == json_type::integer) {
             integer_in_place(*v);
-        } else if (p.type == json_type::array && p.item_type == json_type::integer && v->is_array()) {
+        } else if (p.type == json_type::array && p.item_type == json_type::integer
+            && v->is_array()) {
             for (auto& item : v->get_array()) {
                 integer_in_place(item);
             }

@@ -17,14 +17,14 @@ namespace toolgate::toolkits {
 
 /// Checks `arguments` for a call of `tool`. Returns the first problem as a message, or
 /// nullopt when the call may go ahead. A `null` value counts as an absent argument.
-std::optional<std::string> validate_arguments(toolkit_spec const& toolkit, tool_spec const& tool,
-                                              boost::json::object const& arguments);
+std::optional<std::string> validate_arguments(
+    toolkit_spec const& toolkit, tool_spec const& tool, boost::json::object const& arguments);
 
 /// Whether `param` is a header argument carrying the same header as one of the toolkit's own
 /// credentials for this tool (CoreEngineApi's `Authorization` arguments). Such an argument is
 /// never required: when it is absent, the toolkit credential is sent instead (issue 14 item 6).
-bool is_credential_header(toolkit_spec const& toolkit, tool_spec const& tool,
-                          param_spec const& param);
+bool is_credential_header(
+    toolkit_spec const& toolkit, tool_spec const& tool, param_spec const& param);
 
 /// Rewrites whole-number doubles given for integer parameters (and integer array items) as
 /// integers, so `3.0` goes on the wire as `3`, not `3E0`. Call after validate_arguments.
@@ -36,9 +36,9 @@ bool has_format(value_format format, std::string_view value);
 /// One per-tool rule the specification states beyond what a parameter can say about itself.
 /// `check` sees arguments that already passed the per-parameter checks.
 struct tool_rule {
-    std::string_view name;    ///< stable name, used in tests and docs
+    std::string_view name; ///< stable name, used in tests and docs
     std::string_view toolkit;
-    std::string_view tool;    ///< a tool name, or "*" for every tool of the toolkit
+    std::string_view tool; ///< a tool name, or "*" for every tool of the toolkit
     std::optional<std::string> (*check)(tool_spec const& tool, boost::json::object const& args);
 };
 

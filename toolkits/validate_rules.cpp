@@ -45,9 +45,9 @@ result marker_excludes_offset(tool_spec const& tool, json::object const& args)
 {
     std::string_view marker, offset;
     for (auto const& p : tool.params) {
-        bool marker_on = p.name.ends_with("marker") ? given(args, p.name)
-                         : p.name == "use_marker_based_pagination" ? is_true(args, p.name)
-                                                                    : false;
+        bool marker_on = p.name.ends_with("marker")   ? given(args, p.name)
+            : p.name == "use_marker_based_pagination" ? is_true(args, p.name)
+                                                      : false;
         if (marker_on && marker.empty()) {
             marker = p.name;
         }
@@ -58,16 +58,15 @@ result marker_excludes_offset(tool_spec const& tool, json::object const& args)
     if (marker.empty() || offset.empty()) {
         return std::nullopt;
     }
-    return arg(marker) + " and " + arg(offset) +
-           " exclude each other: use marker pagination or offset pagination, not both";
+    return arg(marker) + " and " + arg(offset)
+        + " exclude each other: use marker pagination or offset pagination, not both";
 }
 
 /// Doc 3, ListDataObjects: query_start_index "cannot be combined with threshold_uuid_after".
 result start_index_excludes_after(tool_spec const&, json::object const& args)
 {
     if (given(args, "query_start_index") && given(args, "threshold_uuid_after")) {
-        return arg("query_start_index") + " cannot be combined with " +
-               arg("threshold_uuid_after");
+        return arg("query_start_index") + " cannot be combined with " + arg("threshold_uuid_after");
     }
     return std::nullopt;
 }
@@ -75,11 +74,11 @@ result start_index_excludes_after(tool_spec const&, json::object const& args)
 /// Doc 1, RetrieveFolderItems: sorting is "unsupported with marker pagination on the root".
 result root_sort_with_marker(tool_spec const&, json::object const& args)
 {
-    bool marker = given(args, "pagination_start_marker") ||
-                  is_true(args, "use_marker_based_pagination");
+    bool marker
+        = given(args, "pagination_start_marker") || is_true(args, "use_marker_based_pagination");
     if (is_root(args, "folder_identifier") && marker && given(args, "sort_attribute")) {
-        return arg("sort_attribute") +
-               ": sorting is not supported with marker pagination on the root folder `0`";
+        return arg("sort_attribute")
+            + ": sorting is not supported with marker pagination on the root folder `0`";
     }
     return std::nullopt;
 }
@@ -96,7 +95,7 @@ result root_secondary_sort(tool_spec const&, json::object const& args)
 /// Doc 1: "(not the root)" / "(root `0` not allowed)" on these folder parameters.
 result not_root_folder(tool_spec const&, json::object const& args)
 {
-    for (std::string_view name : {"folder_identifier", "target_folder_id"}) {
+    for (std::string_view name : { "folder_identifier", "target_folder_id" }) {
         if (is_root(args, name)) {
             return arg(name) + ": the root folder `0` is not allowed here; give another folder";
         }
@@ -109,8 +108,7 @@ result not_root_folder(tool_spec const&, json::object const& args)
 result user_id_with_api_key(tool_spec const&, json::object const& args)
 {
     if (!given(args, "user_id")) {
-        return arg("user_id") +
-               ": required, because toolgate authorizes with the engine's API key";
+        return arg("user_id") + ": required, because toolgate authorizes with the engine's API key";
     }
     return std::nullopt;
 }
@@ -122,7 +120,7 @@ result png_thumbnail_height(tool_spec const&, json::object const& args)
     if (!fmt || !fmt->is_string() || fmt->as_string() != "png") {
         return std::nullopt;
     }
-    for (std::string_view name : {"minimum_thumbnail_height", "maximum_thumbnail_height"}) {
+    for (std::string_view name : { "minimum_thumbnail_height", "maximum_thumbnail_height" }) {
         auto const* v = args.if_contains(name);
         if (v && v->is_number() && v->to_number<double>() > 256) {
             return arg(name) + ": at most 256 for png thumbnails";
@@ -134,7 +132,7 @@ result png_thumbnail_height(tool_spec const&, json::object const& args)
 /// Doc 2, ListAssets: entries_per_page is "not applicable with search or filter".
 result page_size_without_search(tool_spec const&, json::object const& args)
 {
-    for (std::string_view name : {"search_query", "asset_filter_query"}) {
+    for (std::string_view name : { "search_query", "asset_filter_query" }) {
         if (given(args, "entries_per_page") && given(args, name)) {
             return arg("entries_per_page") + " cannot be combined with " + arg(name);
         }
@@ -142,19 +140,19 @@ result page_size_without_search(tool_spec const&, json::object const& args)
     return std::nullopt;
 }
 
-constexpr std::array rules{
-    tool_rule{"marker_excludes_offset", "StoreApi", "*", marker_excludes_offset},
-    tool_rule{"start_index_excludes_after", "VectorDbApi", "ListDataObjects",
-              start_index_excludes_after},
-    tool_rule{"root_sort_with_marker", "StoreApi", "RetrieveFolderItems", root_sort_with_marker},
-    tool_rule{"root_secondary_sort", "StoreApi", "GetFolderDetails", root_secondary_sort},
-    tool_rule{"not_root_folder", "StoreApi", "GetFolderMetadata", not_root_folder},
-    tool_rule{"not_root_folder", "StoreApi", "RetrieveFolderMetadata", not_root_folder},
-    tool_rule{"not_root_folder", "StoreApi", "GetMetadataCascadePolicies", not_root_folder},
-    tool_rule{"user_id_with_api_key", "CoreEngineApi", "AuthorizeUserToolAccess",
-              user_id_with_api_key},
-    tool_rule{"png_thumbnail_height", "StoreApi", "RetrieveFileThumbnail", png_thumbnail_height},
-    tool_rule{"page_size_without_search", "DeskApi", "ListAssets", page_size_without_search},
+constexpr std::array rules {
+    tool_rule { "marker_excludes_offset", "StoreApi", "*", marker_excludes_offset },
+    tool_rule { "start_index_excludes_after", "VectorDbApi", "ListDataObjects",
+        start_index_excludes_after },
+    tool_rule { "root_sort_with_marker", "StoreApi", "RetrieveFolderItems", root_sort_with_marker },
+    tool_rule { "root_secondary_sort", "StoreApi", "GetFolderDetails", root_secondary_sort },
+    tool_rule { "not_root_folder", "StoreApi", "GetFolderMetadata", not_root_folder },
+    tool_rule { "not_root_folder", "StoreApi", "RetrieveFolderMetadata", not_root_folder },
+    tool_rule { "not_root_folder", "StoreApi", "GetMetadataCascadePolicies", not_root_folder },
+    tool_rule {
+        "user_id_with_api_key", "CoreEngineApi", "AuthorizeUserToolAccess", user_id_with_api_key },
+    tool_rule { "png_thumbnail_height", "StoreApi", "RetrieveFileThumbnail", png_thumbnail_height },
+    tool_rule { "page_size_without_search", "DeskApi", "ListAssets", page_size_without_search },
 };
 
 } // namespace

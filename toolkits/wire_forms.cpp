@@ -15,12 +15,12 @@ constexpr std::string_view marker = "x-toolgate-wire";
 std::string_view kind_of(json::object const& schema)
 {
     auto const* m = schema.if_contains(marker);
-    return m && m->is_string() ? std::string_view(m->get_string()) : std::string_view{};
+    return m && m->is_string() ? std::string_view(m->get_string()) : std::string_view {};
 }
 
 /// Walks `value` beside `schema`, converting marked parts. `where` is a JSON pointer for errors.
 tool_result<json::value> convert(std::string_view argument, json::value const& schema,
-                                 json::value const& value, std::string const& where)
+    json::value const& value, std::string const& where)
 {
     auto const* s = schema.if_object();
     if (!s) {
@@ -31,8 +31,8 @@ tool_result<json::value> convert(std::string_view argument, json::value const& s
         boost::system::error_code ec;
         auto parsed = json::parse(value.get_string(), ec);
         if (ec) {
-            return refuse("argument `" + std::string(argument) + "` at " + where +
-                          ": expected JSON text (" + ec.message() + ")");
+            return refuse("argument `" + std::string(argument) + "` at " + where
+                + ": expected JSON text (" + ec.message() + ")");
         }
         return parsed;
     }
@@ -51,12 +51,12 @@ tool_result<json::value> convert(std::string_view argument, json::value const& s
             auto const* key = o ? o->if_contains("key") : nullptr;
             auto const* v = o ? o->if_contains("value") : nullptr;
             if (!key || !key->is_string() || !v) {
-                return refuse("argument `" + std::string(argument) + "` at " + where + "/" +
-                              std::to_string(i) + ": expected an object with `key` and `value`");
+                return refuse("argument `" + std::string(argument) + "` at " + where + "/"
+                    + std::to_string(i) + ": expected an object with `key` and `value`");
             }
-            auto converted = value_schema ? convert(argument, *value_schema, *v,
-                                                    where + "/" + std::to_string(i) + "/value")
-                                          : tool_result<json::value>(*v);
+            auto converted = value_schema
+                ? convert(argument, *value_schema, *v, where + "/" + std::to_string(i) + "/value")
+                : tool_result<json::value>(*v);
             if (!converted) {
                 return converted.error();
             }
@@ -100,8 +100,8 @@ bool has_wire_forms(std::string_view schema)
     return schema.find(marker) != std::string_view::npos;
 }
 
-tool_result<json::value> to_wire_form(std::string_view argument, std::string_view schema,
-                                      json::value const& value)
+tool_result<json::value> to_wire_form(
+    std::string_view argument, std::string_view schema, json::value const& value)
 {
     return convert(argument, parsed_schema(schema), value, "");
 }

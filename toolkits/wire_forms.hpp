@@ -18,7 +18,7 @@ bool has_wire_forms(std::string_view schema);
 /// `value`, an argument that passed validation against `schema`, in the platform's form:
 /// lists of {key, value} marked `map` become objects; strings marked `json` become the JSON
 /// they hold (refused, naming the argument and where, when that text is not JSON).
-tool_result<boost::json::value> to_wire_form(std::string_view argument, std::string_view schema,
-                                             boost::json::value const& value);
+tool_result<boost::json::value> to_wire_form(
+    std::string_view argument, std::string_view schema, boost::json::value const& value);
 
 } // namespace toolgate::toolkits

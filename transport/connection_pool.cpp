@@ -16,21 +16,25 @@ namespace asio = boost::asio;
 /// A call queued for a connection. The timer runs on the waiting call's executor and expires
 /// at its deadline; release() cancels it (posted to that executor) after granting the lease.
 struct connection_pool::waiter {
-    explicit waiter(asio::any_io_executor ex) : timer(ex) {}
+    explicit waiter(asio::any_io_executor ex)
+        : timer(ex)
+    {
+    }
     asio::steady_timer timer;
-    bool granted = false;                            // guarded by mutex_
+    bool granted = false; // guarded by mutex_
     std::shared_ptr<upstream_connection> connection; // guarded by mutex_; empty: open one
 };
 
 connection_pool::connection_pool(std::size_t max_per_host, std::chrono::milliseconds idle_timeout)
-    : max_per_host_(std::max<std::size_t>(max_per_host, 1)), idle_timeout_(idle_timeout)
+    : max_per_host_(std::max<std::size_t>(max_per_host, 1))
+    , idle_timeout_(idle_timeout)
 {
 }
 
 connection_pool::~connection_pool() = default;
 
-std::shared_ptr<upstream_connection>
-connection_pool::take_idle(host_pool& pool, std::vector<std::shared_ptr<upstream_connection>>& stale)
+std::shared_ptr<upstream_connection> connection_pool::take_idle(
+    host_pool& pool, std::vector<std::shared_ptr<upstream_connection>>& stale)
 {
     auto const now = std::chrono::steady_clock::now();
     // Oldest at the front: servers close idle connections after their own timeout, so past
@@ -64,8 +68,8 @@ bool connection_pool::grant_waiter(host_pool& pool, std::shared_ptr<upstream_con
     return true;
 }
 
-asio::awaitable<std::optional<connection_pool::lease>>
-connection_pool::acquire(std::string key, steady_time deadline)
+asio::awaitable<std::optional<connection_pool::lease>> connection_pool::acquire(
+    std::string key, steady_time deadline)
 {
     auto const executor = co_await asio::this_coro::executor;
     std::vector<std::shared_ptr<upstream_connection>> stale;
@@ -75,10 +79,10 @@ connection_pool::acquire(std::string key, steady_time deadline)
         std::lock_guard lock(mutex_);
         auto& pool = hosts_[key];
         if (auto connection = take_idle(pool, stale)) {
-            out = lease{std::move(connection), true};
+            out = lease { std::move(connection), true };
         } else if (pool.open < max_per_host_) {
             ++pool.open;
-            out = lease{};
+            out = lease {};
         } else {
             me = std::make_shared<waiter>(executor);
             pool.waiters.push_back(me);
@@ -91,12 +95,12 @@ connection_pool::acquire(std::string key, steady_time deadline)
 
     me->timer.expires_at(deadline);
     co_await me->timer.async_wait(asio::as_tuple(asio::use_awaitable));
-    auto const cancelled =
-        (co_await asio::this_coro::cancellation_state).cancelled() != asio::cancellation_type::none;
+    auto const cancelled = (co_await asio::this_coro::cancellation_state).cancelled()
+        != asio::cancellation_type::none;
     {
         std::lock_guard lock(mutex_);
         if (me->granted) {
-            out = lease{std::move(me->connection), false};
+            out = lease { std::move(me->connection), false };
             out->reused = out->connection != nullptr;
         } else {
             auto& waiters = hosts_[key].waiters;
@@ -112,8 +116,8 @@ connection_pool::acquire(std::string key, steady_time deadline)
     co_return out;
 }
 
-void connection_pool::release(std::string const& key, std::shared_ptr<upstream_connection> connection,
-                              bool reusable)
+void connection_pool::release(
+    std::string const& key, std::shared_ptr<upstream_connection> connection, bool reusable)
 {
     std::shared_ptr<upstream_connection> dropped;
     if (!reusable) {
@@ -127,7 +131,7 @@ void connection_pool::release(std::string const& key, std::shared_ptr<upstream_c
             return;
         }
         if (reusable) {
-            pool.idle.push_back({std::move(connection), std::chrono::steady_clock::now()});
+            pool.idle.push_back({ std::move(connection), std::chrono::steady_clock::now() });
         } else if (pool.open > 0) {
             --pool.open;
         }
@@ -141,8 +145,8 @@ void connection_pool::drop_idle(std::string const& key)
         std::lock_guard lock(mutex_);
         auto& pool = hosts_[key];
         pool.open -= pool.idle.size();
-        dropped.assign(std::make_move_iterator(pool.idle.begin()),
-                       std::make_move_iterator(pool.idle.end()));
+        dropped.assign(
+            std::make_move_iterator(pool.idle.begin()), std::make_move_iterator(pool.idle.end()));
         pool.idle.clear();
     }
 }

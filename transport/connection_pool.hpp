@@ -38,8 +38,8 @@ public:
 
     /// Ends a lease. A `reusable` connection goes to the next waiter or the idle list; otherwise
     /// its slot is freed (pass the connection or nullptr, it is dropped either way).
-    void release(std::string const& key, std::shared_ptr<upstream_connection> connection,
-                 bool reusable);
+    void release(
+        std::string const& key, std::shared_ptr<upstream_connection> connection, bool reusable);
 
     /// Drops every idle connection to `key`: after a reused one was found dead, its siblings
     /// (idle as long, closed by the same server policy) are likely dead too.
@@ -70,8 +70,8 @@ private:
 
     /// Pops the next idle connection that is not past the idle timeout (caller holds mutex_);
     /// stale ones are moved to `stale`, to be destroyed outside the lock.
-    std::shared_ptr<upstream_connection>
-    take_idle(host_pool& pool, std::vector<std::shared_ptr<upstream_connection>>& stale);
+    std::shared_ptr<upstream_connection> take_idle(
+        host_pool& pool, std::vector<std::shared_ptr<upstream_connection>>& stale);
     /// Gives a lease to the first waiter of `pool` (caller holds mutex_); false when none waits.
     bool grant_waiter(host_pool& pool, std::shared_ptr<upstream_connection> connection);
 

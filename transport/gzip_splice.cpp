@@ -2,11 +2,10 @@
 
 #include "transport/http_text.hpp"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
+#include <zlib.h>
 
 namespace toolgate::transport {
 
@@ -86,7 +85,7 @@ bool weight_is_zero(std::string_view params)
 
 deflate_segment deflate_segment_of(std::string_view data, int level)
 {
-    z_stream zs{};
+    z_stream zs {};
     // Raw deflate (negative window bits): no zlib or gzip wrapper, those are ours to write.
     if (deflateInit2(&zs, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
         throw std::runtime_error("zlib: deflateInit2 failed");
@@ -118,8 +117,8 @@ deflate_segment deflate_segment_of(std::string_view data, int level)
     return out;
 }
 
-gzip_frame gzip_frame_around(std::string_view head, deflate_segment const& middle,
-                             std::string_view tail)
+gzip_frame gzip_frame_around(
+    std::string_view head, deflate_segment const& middle, std::string_view tail)
 {
     gzip_frame out;
     out.before.reserve(10 + head.size() + 16);
@@ -137,8 +136,7 @@ gzip_frame gzip_frame_around(std::string_view head, deflate_segment const& middl
     return out;
 }
 
-std::string gzip_around(std::string_view head, deflate_segment const& middle,
-                        std::string_view tail)
+std::string gzip_around(std::string_view head, deflate_segment const& middle, std::string_view tail)
 {
     auto frame = gzip_frame_around(head, middle, tail);
     return frame.before + middle.blocks + frame.after;
@@ -155,8 +153,8 @@ bool accepts_gzip(std::string_view accept_encoding)
                                                           : accept_encoding.substr(comma + 1);
         auto const semi = member.find(';');
         auto const coding = to_lower_ascii(trim_ows(member.substr(0, semi)));
-        auto const params = semi == std::string_view::npos ? std::string_view()
-                                                           : member.substr(semi + 1);
+        auto const params
+            = semi == std::string_view::npos ? std::string_view() : member.substr(semi + 1);
         if (coding == "gzip" || coding == "x-gzip") {
             gzip = !weight_is_zero(params);
         } else if (coding == "*") {

@@ -20,8 +20,8 @@ namespace toolgate::transport {
 /// boundary without a final block, so that they can sit between other blocks of a stream.
 struct deflate_segment {
     std::string blocks;
-    std::uint32_t crc = 0;    ///< CRC-32 of the uncompressed data
-    std::size_t length = 0;   ///< uncompressed length
+    std::uint32_t crc = 0; ///< CRC-32 of the uncompressed data
+    std::size_t length = 0; ///< uncompressed length
 };
 
 deflate_segment deflate_segment_of(std::string_view data, int level = 6);
@@ -31,14 +31,14 @@ deflate_segment deflate_segment_of(std::string_view data, int level = 6);
 /// the segment itself is never copied per answer.
 struct gzip_frame {
     std::string before; ///< gzip header, `head` as stored blocks
-    std::string after;  ///< `tail` as the final stored block, CRC-32, length
+    std::string after; ///< `tail` as the final stored block, CRC-32, length
 };
-gzip_frame gzip_frame_around(std::string_view head, deflate_segment const& middle,
-                             std::string_view tail);
+gzip_frame gzip_frame_around(
+    std::string_view head, deflate_segment const& middle, std::string_view tail);
 
 /// The same member joined into one string.
-std::string gzip_around(std::string_view head, deflate_segment const& middle,
-                        std::string_view tail);
+std::string gzip_around(
+    std::string_view head, deflate_segment const& middle, std::string_view tail);
 
 /// Whether an Accept-Encoding value (RFC 9110 §12.5.3) accepts gzip: `gzip` or `x-gzip` with a
 /// non-zero weight, or `*` with a non-zero weight when gzip is not listed itself.
@@ -49,7 +49,10 @@ bool accepts_gzip(std::string_view accept_encoding);
 /// long as the cache (the tools/list pages do: they live as long as the server). Thread-safe.
 class gzip_cache {
 public:
-    explicit gzip_cache(std::size_t max_entries = 64) : max_entries_(max_entries) {}
+    explicit gzip_cache(std::size_t max_entries = 64)
+        : max_entries_(max_entries)
+    {
+    }
 
     /// The segment for `text`, or null when the cache is full (answer uncompressed then).
     std::shared_ptr<deflate_segment const> segment(std::string_view text);

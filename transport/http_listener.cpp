@@ -4,9 +4,9 @@
 #include "transport/http_listener.hpp"
 
 #include <boost/asio/as_tuple.hpp>
-#include <boost/asio/co_spawn.hpp>
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/co_spawn.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -39,21 +39,24 @@ using tcp = asio::ip::tcp;
 
 struct http_listener::impl : std::enable_shared_from_this<impl> {
     impl(asio::io_context& context, http_handler& h, http_limits l)
-        : ioc(context), acceptor(asio::make_strand(context)), handler(h), limits(l)
+        : ioc(context)
+        , acceptor(asio::make_strand(context))
+        , handler(h)
+        , limits(l)
     {
     }
     asio::io_context& ioc;
     tcp::acceptor acceptor;
     http_handler& handler;
     http_limits limits;
-    std::atomic<std::size_t> connections{0};
-    std::atomic<std::size_t> requests{0}; ///< being handled now (idle keep-alive excluded)
-    std::atomic<std::size_t> refusing{0}; ///< 503 answers being written
-    std::atomic<bool> stopping{false};
-    std::atomic<std::uint64_t> accepted{0};
+    std::atomic<std::size_t> connections { 0 };
+    std::atomic<std::size_t> requests { 0 }; ///< being handled now (idle keep-alive excluded)
+    std::atomic<std::size_t> refusing { 0 }; ///< 503 answers being written
+    std::atomic<bool> stopping { false };
+    std::atomic<std::uint64_t> accepted { 0 };
     /// Responses by status code (100–599; anything else at 0). Relaxed increments: one per
     /// response, read only by scrapes.
-    std::array<std::atomic<std::uint64_t>, 600> responses{};
+    std::array<std::atomic<std::uint64_t>, 600> responses {};
 
     void count_response(unsigned status)
     {
@@ -65,7 +68,7 @@ struct http_listener::impl : std::enable_shared_from_this<impl> {
     struct connection_handle {
         asio::any_io_executor strand;
         beast::tcp_stream* stream = nullptr; ///< null once the connection has ended
-        bool busy = false;                   ///< a request is being read or answered
+        bool busy = false; ///< a request is being read or answered
     };
     std::mutex mutex;
     std::unordered_map<std::uint64_t, std::shared_ptr<connection_handle>> open;
@@ -119,15 +122,18 @@ namespace {
 
 class connection_responder final : public http_responder {
 public:
-    connection_responder(http_listener::impl& owner, beast::tcp_stream& stream, unsigned version,
-                         bool keep_alive)
-        : owner_(owner), stream_(stream), version_(version), keep_alive_(keep_alive)
+    connection_responder(
+        http_listener::impl& owner, beast::tcp_stream& stream, unsigned version, bool keep_alive)
+        : owner_(owner)
+        , stream_(stream)
+        , version_(version)
+        , keep_alive_(keep_alive)
     {
     }
 
     asio::awaitable<void> respond(unsigned status, header_list headers, std::string body) override
     {
-        http::response<http::string_body> res{static_cast<http::status>(status), version_};
+        http::response<http::string_body> res { static_cast<http::status>(status), version_ };
         res.set(http::field::server, "toolgate");
         for (auto& [name, value] : headers) {
             res.set(name, value);
@@ -141,7 +147,8 @@ public:
         responded_ = true;
         owner_.count_response(status);
         stream_.expires_after(std::chrono::seconds(30));
-        auto [ec, n] = co_await http::async_write(stream_, res, asio::as_tuple(asio::use_awaitable));
+        auto [ec, n]
+            = co_await http::async_write(stream_, res, asio::as_tuple(asio::use_awaitable));
         stream_.expires_never();
         if (ec) {
             keep_alive_ = false;
@@ -149,18 +156,18 @@ public:
     }
 
     asio::awaitable<void> respond_parts(unsigned status, header_list headers, std::string head,
-                                        std::string_view shared, std::string tail) override
+        std::string_view shared, std::string tail) override
     {
         // `head` and `tail` live in this frame until the write is done. The list is named
         // first: g++ 12 mishandles a braced list inside a co_await operand.
-        std::vector<std::string_view> pieces{head, shared, tail};
+        std::vector<std::string_view> pieces { head, shared, tail };
         co_await respond_pieces(status, std::move(headers), std::move(pieces));
     }
 
-    asio::awaitable<void> respond_pieces(unsigned status, header_list headers,
-                                         std::vector<std::string_view> pieces) override
+    asio::awaitable<void> respond_pieces(
+        unsigned status, header_list headers, std::vector<std::string_view> pieces) override
     {
-        http::response<http::empty_body> res{static_cast<http::status>(status), version_};
+        http::response<http::empty_body> res { static_cast<http::status>(status), version_ };
         res.set(http::field::server, "toolgate");
         for (auto& [name, value] : headers) {
             res.set(name, value);
@@ -177,15 +184,15 @@ public:
             body.emplace_back(piece.data(), piece.size());
         }
         res.content_length(length);
-        http::response_serializer<http::empty_body> serializer{res};
+        http::response_serializer<http::empty_body> serializer { res };
         responded_ = true;
         owner_.count_response(status);
         stream_.expires_after(std::chrono::seconds(30));
-        auto [hec, hn] = co_await http::async_write_header(stream_, serializer,
-                                                           asio::as_tuple(asio::use_awaitable));
+        auto [hec, hn] = co_await http::async_write_header(
+            stream_, serializer, asio::as_tuple(asio::use_awaitable));
         if (!hec) {
-            auto [bec, bn] = co_await asio::async_write(stream_, body,
-                                                        asio::as_tuple(asio::use_awaitable));
+            auto [bec, bn]
+                = co_await asio::async_write(stream_, body, asio::as_tuple(asio::use_awaitable));
             hec = bec;
         }
         stream_.expires_never();
@@ -196,7 +203,7 @@ public:
 
     asio::awaitable<void> begin_stream(unsigned status, header_list headers) override
     {
-        http::response<http::empty_body> res{static_cast<http::status>(status), version_};
+        http::response<http::empty_body> res { static_cast<http::status>(status), version_ };
         res.set(http::field::server, "toolgate");
         for (auto& [name, value] : headers) {
             res.set(name, value);
@@ -206,12 +213,12 @@ public:
         }
         res.keep_alive(keep_alive_);
         res.chunked(true);
-        http::response_serializer<http::empty_body> serializer{res};
+        http::response_serializer<http::empty_body> serializer { res };
         responded_ = true;
         streaming_ = true;
         owner_.count_response(status);
-        auto [ec, n] = co_await http::async_write_header(stream_, serializer,
-                                                         asio::as_tuple(asio::use_awaitable));
+        auto [ec, n] = co_await http::async_write_header(
+            stream_, serializer, asio::as_tuple(asio::use_awaitable));
         if (ec) {
             keep_alive_ = false;
         }
@@ -219,8 +226,8 @@ public:
 
     asio::awaitable<void> stream_write(std::string data) override
     {
-        auto [ec, n] = co_await asio::async_write(stream_, http::make_chunk(asio::buffer(data)),
-                                                  asio::as_tuple(asio::use_awaitable));
+        auto [ec, n] = co_await asio::async_write(
+            stream_, http::make_chunk(asio::buffer(data)), asio::as_tuple(asio::use_awaitable));
         if (ec) {
             keep_alive_ = false;
         }
@@ -228,8 +235,8 @@ public:
 
     asio::awaitable<void> end_stream() override
     {
-        auto [ec, n] = co_await asio::async_write(stream_, http::make_chunk_last(),
-                                                  asio::as_tuple(asio::use_awaitable));
+        auto [ec, n] = co_await asio::async_write(
+            stream_, http::make_chunk_last(), asio::as_tuple(asio::use_awaitable));
         if (ec) {
             keep_alive_ = false;
         }
@@ -256,11 +263,11 @@ private:
     header_list always_; ///< added to whatever answer goes out
 };
 
-asio::awaitable<void> write_simple(http_listener::impl& owner, beast::tcp_stream& stream,
-                                   http::status status, std::string body)
+asio::awaitable<void> write_simple(
+    http_listener::impl& owner, beast::tcp_stream& stream, http::status status, std::string body)
 {
     owner.count_response(static_cast<unsigned>(status));
-    http::response<http::string_body> res{status, 11};
+    http::response<http::string_body> res { status, 11 };
     res.set(http::field::server, "toolgate");
     res.set(http::field::content_type, "application/json");
     res.body() = std::move(body);
@@ -277,15 +284,15 @@ asio::awaitable<void> write_simple(http_listener::impl& owner, beast::tcp_stream
 class peer_watch {
 public:
     peer_watch(beast::tcp_stream& stream, std::shared_ptr<asio::cancellation_signal> hangup)
-        : stream_(stream), active_(std::make_shared<bool>(true))
+        : stream_(stream)
+        , active_(std::make_shared<bool>(true))
     {
         // Not a wait for readability: Asio re-arms epoll (epoll_ctl) for every such wait,
         // while a receive first tries the socket at once (one recv, EAGAIN) and then waits on
         // the registration it already has.
-        stream.socket().async_receive(
-            asio::buffer(&byte_, 1), tcp::socket::message_peek,
-            [active = active_, hangup = std::move(hangup)](boost::system::error_code ec,
-                                                           std::size_t n) {
+        stream.socket().async_receive(asio::buffer(&byte_, 1), tcp::socket::message_peek,
+            [active = active_, hangup = std::move(hangup)](
+                boost::system::error_code ec, std::size_t n) {
                 // Runs on the connection's strand, as the coroutine does. `active` is false
                 // once the handler is done; a receive aborted while it is still true means
                 // the socket was closed under it (shutdown's close_all): cancel then too.
@@ -314,8 +321,8 @@ private:
 
 std::string json_error(std::string_view message)
 {
-    return fmt::format(R"({{"jsonrpc":"2.0","id":null,"error":{{"code":-32600,"message":"{}"}}}})",
-                       message);
+    return fmt::format(
+        R"({{"jsonrpc":"2.0","id":null,"error":{{"code":-32600,"message":"{}"}}}})", message);
 }
 
 http_request to_request(http::request<http::string_body>& req, std::string peer)
@@ -341,7 +348,11 @@ http_request to_request(http::request<http::string_body>& req, std::string peer)
 /// handler ends, an unexpected exception included (shutdown waits on it).
 class request_count {
 public:
-    explicit request_count(std::atomic<std::size_t>& count) : count_(count) { ++count_; }
+    explicit request_count(std::atomic<std::size_t>& count)
+        : count_(count)
+    {
+        ++count_;
+    }
     request_count(request_count const&) = delete;
     request_count& operator=(request_count const&) = delete;
     ~request_count() { --count_; }
@@ -354,7 +365,8 @@ private:
 class connection_registration {
 public:
     connection_registration(std::shared_ptr<http_listener::impl> self, beast::tcp_stream& stream)
-        : self_(std::move(self)), handle_(std::make_shared<http_listener::impl::connection_handle>())
+        : self_(std::move(self))
+        , handle_(std::make_shared<http_listener::impl::connection_handle>())
     {
         handle_->strand = stream.get_executor();
         handle_->stream = &stream;
@@ -389,15 +401,14 @@ asio::awaitable<void> drain_and_close(beast::tcp_stream& stream)
     std::array<char, 4096> sink;
     for (int i = 0; i < 256 && !ec; ++i) {
         std::size_t n = 0;
-        std::tie(ec, n) = co_await stream.async_read_some(asio::buffer(sink),
-                                                          asio::as_tuple(asio::use_awaitable));
+        std::tie(ec, n) = co_await stream.async_read_some(
+            asio::buffer(sink), asio::as_tuple(asio::use_awaitable));
     }
     stream.socket().close(ec);
 }
 
 asio::awaitable<void> run_connection(std::shared_ptr<http_listener::impl> self,
-                                     beast::tcp_stream stream,
-                                     std::shared_ptr<asio::cancellation_signal> hangup)
+    beast::tcp_stream stream, std::shared_ptr<asio::cancellation_signal> hangup)
 {
     connection_registration registration(self, stream);
     auto const& limits = self->limits;
@@ -417,18 +428,18 @@ asio::awaitable<void> run_connection(std::shared_ptr<http_listener::impl> self,
         parser.header_limit(static_cast<std::uint32_t>(limits.max_header_bytes));
         parser.body_limit(limits.max_body_bytes);
         stream.expires_after(authenticated ? limits.idle_timeout : limits.header_timeout);
-        auto [hec, hn] = co_await http::async_read_header(stream, buffer, parser,
-                                                           asio::as_tuple(asio::use_awaitable));
+        auto [hec, hn] = co_await http::async_read_header(
+            stream, buffer, parser, asio::as_tuple(asio::use_awaitable));
         if (hec == http::error::header_limit) {
             co_await write_simple(*self, stream, http::status::request_header_fields_too_large,
-                                  json_error("Request headers too large"));
+                json_error("Request headers too large"));
             break;
         }
         if (hec == http::error::body_limit) {
             // Beast checks Content-Length against the limit while reading the header.
-            co_await write_simple(
-                *self, stream, http::status::payload_too_large,
-                json_error(fmt::format("Request body larger than {} bytes", limits.max_body_bytes)));
+            co_await write_simple(*self, stream, http::status::payload_too_large,
+                json_error(
+                    fmt::format("Request body larger than {} bytes", limits.max_body_bytes)));
             co_await drain_and_close(stream);
             co_return;
         }
@@ -437,19 +448,19 @@ asio::awaitable<void> run_connection(std::shared_ptr<http_listener::impl> self,
         }
         registration.set_busy(true);
         stream.expires_after(limits.body_timeout);
-        auto [bec, bn] = co_await http::async_read(stream, buffer, parser,
-                                                   asio::as_tuple(asio::use_awaitable));
+        auto [bec, bn] = co_await http::async_read(
+            stream, buffer, parser, asio::as_tuple(asio::use_awaitable));
         if (bec == http::error::body_limit) {
-            co_await write_simple(
-                *self, stream, http::status::payload_too_large,
-                json_error(fmt::format("Request body larger than {} bytes", limits.max_body_bytes)));
+            co_await write_simple(*self, stream, http::status::payload_too_large,
+                json_error(
+                    fmt::format("Request body larger than {} bytes", limits.max_body_bytes)));
             co_await drain_and_close(stream);
             co_return;
         }
         if (bec) {
             if (bec == beast::error::timeout) {
                 co_await write_simple(*self, stream, http::status::request_timeout,
-                                      json_error("Request body not received in time"));
+                    json_error("Request body not received in time"));
             }
             break;
         }
@@ -475,8 +486,8 @@ asio::awaitable<void> run_connection(std::shared_ptr<http_listener::impl> self,
         registration.set_busy(false);
         authenticated = authenticated || responder.authenticated();
         auto const cs = co_await asio::this_coro::cancellation_state;
-        if (peer_gone || cs.cancelled() != asio::cancellation_type::none ||
-            !responder.has_responded() || !responder.keep_alive()) {
+        if (peer_gone || cs.cancelled() != asio::cancellation_type::none
+            || !responder.has_responded() || !responder.keep_alive()) {
             break; // after a cancellation every further co_await here would throw
         }
     }
@@ -487,16 +498,15 @@ asio::awaitable<void> run_connection(std::shared_ptr<http_listener::impl> self,
 /// --max-connections reached: answer 503 and close. The request is drained briefly first, so
 /// that closing with unread bytes does not reset the connection before the client reads the
 /// answer.
-asio::awaitable<void> refuse_connection(std::shared_ptr<http_listener::impl> self,
-                                        beast::tcp_stream stream, bool per_address = false)
+asio::awaitable<void> refuse_connection(
+    std::shared_ptr<http_listener::impl> self, beast::tcp_stream stream, bool per_address = false)
 {
-    auto const message =
-        per_address
-            ? fmt::format("Too many open connections from this address (limit {}, "
-                          "--max-connections-per-address); retry later",
-                          self->limits.max_connections_per_address)
-            : fmt::format("Too many open connections (limit {}, --max-connections); retry later",
-                          self->limits.max_connections);
+    auto const message = per_address
+        ? fmt::format("Too many open connections from this address (limit {}, "
+                      "--max-connections-per-address); retry later",
+            self->limits.max_connections_per_address)
+        : fmt::format("Too many open connections (limit {}, --max-connections); retry later",
+            self->limits.max_connections);
     co_await write_simple(*self, stream, http::status::service_unavailable, json_error(message));
     boost::system::error_code ec;
     stream.socket().shutdown(tcp::socket::shutdown_send, ec);
@@ -504,8 +514,8 @@ asio::awaitable<void> refuse_connection(std::shared_ptr<http_listener::impl> sel
     std::array<char, 4096> sink;
     for (int i = 0; i < 16 && !ec; ++i) {
         std::size_t n = 0;
-        std::tie(ec, n) = co_await stream.async_read_some(asio::buffer(sink),
-                                                          asio::as_tuple(asio::use_awaitable));
+        std::tie(ec, n) = co_await stream.async_read_some(
+            asio::buffer(sink), asio::as_tuple(asio::use_awaitable));
     }
     stream.socket().close(ec);
 }
@@ -539,7 +549,7 @@ asio::awaitable<void> accept_loop(std::shared_ptr<http_listener::impl> self)
             ++self->refusing;
             auto ex = stream.get_executor();
             asio::co_spawn(ex, refuse_connection(self, std::move(stream)),
-                           [self](std::exception_ptr) { --self->refusing; });
+                [self](std::exception_ptr) { --self->refusing; });
             continue;
         }
         std::string address;
@@ -555,7 +565,7 @@ asio::awaitable<void> accept_loop(std::shared_ptr<http_listener::impl> self)
             ++self->refusing;
             auto ex = stream.get_executor();
             asio::co_spawn(ex, refuse_connection(self, std::move(stream), true),
-                           [self](std::exception_ptr) { --self->refusing; });
+                [self](std::exception_ptr) { --self->refusing; });
             continue;
         }
         ++self->connections;
@@ -565,24 +575,24 @@ asio::awaitable<void> accept_loop(std::shared_ptr<http_listener::impl> self)
         auto hangup = std::make_shared<asio::cancellation_signal>();
         auto slot = hangup->slot();
         asio::co_spawn(ex, run_connection(self, std::move(stream), hangup),
-                       asio::bind_cancellation_slot(slot, [self, hangup, address](std::exception_ptr error) {
-                           --self->connections;
-                           self->release_address(address);
-                           if (error) {
-                               try {
-                                   std::rethrow_exception(error);
-                               } catch (std::exception const& e) {
-                                   spdlog::error("http connection failed: {}", e.what());
-                               }
-                           }
-                       }));
+            asio::bind_cancellation_slot(slot, [self, hangup, address](std::exception_ptr error) {
+                --self->connections;
+                self->release_address(address);
+                if (error) {
+                    try {
+                        std::rethrow_exception(error);
+                    } catch (std::exception const& e) {
+                        spdlog::error("http connection failed: {}", e.what());
+                    }
+                }
+            }));
     }
 }
 
 } // namespace
 
 http_listener::http_listener(asio::io_context& ioc, std::string const& host, std::uint16_t port,
-                             http_handler& handler, http_limits limits)
+    http_handler& handler, http_limits limits)
     : impl_(std::make_shared<impl>(ioc, handler, limits))
 {
     boost::system::error_code ec;
@@ -602,9 +612,15 @@ http_listener::http_listener(asio::io_context& ioc, std::string const& host, std
     acceptor.listen(asio::socket_base::max_listen_connections);
 }
 
-http_listener::~http_listener() { stop(); }
+http_listener::~http_listener()
+{
+    stop();
+}
 
-std::uint16_t http_listener::port() const { return impl_->acceptor.local_endpoint().port(); }
+std::uint16_t http_listener::port() const
+{
+    return impl_->acceptor.local_endpoint().port();
+}
 
 void http_listener::start()
 {
@@ -621,11 +637,20 @@ void http_listener::stop()
     impl_->close_connections(true);
 }
 
-void http_listener::close_all() { impl_->close_connections(false); }
+void http_listener::close_all()
+{
+    impl_->close_connections(false);
+}
 
-std::size_t http_listener::open_connections() const { return impl_->connections; }
+std::size_t http_listener::open_connections() const
+{
+    return impl_->connections;
+}
 
-std::size_t http_listener::active_requests() const { return impl_->requests; }
+std::size_t http_listener::active_requests() const
+{
+    return impl_->requests;
+}
 
 http_listener_stats http_listener::stats() const
 {

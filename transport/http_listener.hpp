@@ -28,7 +28,7 @@ public:
     /// Binds at once; throws std::runtime_error naming the address when it cannot.
     /// `handler` must outlive the listener.
     http_listener(boost::asio::io_context& ioc, std::string const& host, std::uint16_t port,
-                  http_handler& handler, http_limits limits);
+        http_handler& handler, http_limits limits);
     ~http_listener();
 
     std::uint16_t port() const; ///< the bound port (useful with port 0)

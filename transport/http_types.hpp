@@ -18,10 +18,10 @@ namespace toolgate::transport {
 struct http_request {
     std::string method; ///< "POST", "GET", ...
     std::string target; ///< as sent, with the query
-    std::string path;   ///< target without the query
+    std::string path; ///< target without the query
     header_list headers;
     std::string body;
-    std::string peer;   ///< remote address, for logs
+    std::string peer; ///< remote address, for logs
 
     /// The first header with this (lower-case) name, or nullptr.
     std::string const* header(std::string_view lower_name) const;
@@ -32,17 +32,19 @@ struct http_request {
 class http_responder {
 public:
     virtual ~http_responder() = default;
-    virtual boost::asio::awaitable<void> respond(unsigned status, header_list headers,
-                                                 std::string body) = 0;
+    virtual boost::asio::awaitable<void> respond(
+        unsigned status, header_list headers, std::string body)
+        = 0;
     /// respond() with the body `head`, `shared`, `tail` written as they are, without joining
     /// them first (a large shared part is not copied). `shared` must outlive the call.
     virtual boost::asio::awaitable<void> respond_parts(unsigned status, header_list headers,
-                                                       std::string head, std::string_view shared,
-                                                       std::string tail) = 0;
+        std::string head, std::string_view shared, std::string tail)
+        = 0;
     /// respond() with the body made of `pieces`, written in order without being joined.
     /// Every piece must outlive the call.
-    virtual boost::asio::awaitable<void> respond_pieces(unsigned status, header_list headers,
-                                                        std::vector<std::string_view> pieces) = 0;
+    virtual boost::asio::awaitable<void> respond_pieces(
+        unsigned status, header_list headers, std::vector<std::string_view> pieces)
+        = 0;
     /// Sends the status and headers of a chunked streaming response (e.g. text/event-stream).
     virtual boost::asio::awaitable<void> begin_stream(unsigned status, header_list headers) = 0;
     virtual boost::asio::awaitable<void> stream_write(std::string data) = 0;
@@ -71,9 +73,9 @@ public:
 struct http_limits {
     std::size_t max_header_bytes = 16 * 1024;
     std::size_t max_body_bytes = 4 * 1024 * 1024;
-    std::chrono::seconds header_timeout{10};
-    std::chrono::seconds body_timeout{30};
-    std::chrono::seconds idle_timeout{120};
+    std::chrono::seconds header_timeout { 10 };
+    std::chrono::seconds body_timeout { 30 };
+    std::chrono::seconds idle_timeout { 120 };
     std::size_t max_connections = 1024;
     std::size_t max_connections_per_address = 128; ///< from one remote address (more: 503)
 };

@@ -17,7 +17,6 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/system/system_error.hpp>
-
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -31,9 +30,10 @@ using std::chrono::steady_clock;
 
 struct https_client::state {
     state(asio::io_context& io, https_options o)
-        : ioc(io), options(std::move(o)),
-          tls(make_tls_client_context(options.ca_file, options.system_trust)),
-          pool(options.max_connections_per_host, options.idle_timeout)
+        : ioc(io)
+        , options(std::move(o))
+        , tls(make_tls_client_context(options.ca_file, options.system_trust))
+        , pool(options.max_connections_per_host, options.idle_timeout)
     {
         if (options.proxy_from_environment) {
             if (options.https_proxy.empty()) {
@@ -58,7 +58,7 @@ struct https_client::state {
     std::shared_ptr<asio::ssl::context> tls;
     std::optional<proxy_endpoint> proxy;
     connection_pool pool;
-    std::atomic<outbound_observer*> observer{nullptr}; ///< metrics; relaxed loads
+    std::atomic<outbound_observer*> observer { nullptr }; ///< metrics; relaxed loads
 };
 
 namespace {
@@ -85,15 +85,24 @@ outbound_result to_result(step_outcome outcome)
 char const* failure_name(outbound_failure failure)
 {
     switch (failure) {
-    case outbound_failure::none: return "none";
-    case outbound_failure::bad_url: return "bad_url";
-    case outbound_failure::resolve: return "resolve";
-    case outbound_failure::connect: return "connect";
-    case outbound_failure::tls: return "tls";
-    case outbound_failure::timeout: return "timeout";
-    case outbound_failure::cancelled: return "cancelled";
-    case outbound_failure::too_large: return "too_large";
-    case outbound_failure::protocol: return "protocol";
+    case outbound_failure::none:
+        return "none";
+    case outbound_failure::bad_url:
+        return "bad_url";
+    case outbound_failure::resolve:
+        return "resolve";
+    case outbound_failure::connect:
+        return "connect";
+    case outbound_failure::tls:
+        return "tls";
+    case outbound_failure::timeout:
+        return "timeout";
+    case outbound_failure::cancelled:
+        return "cancelled";
+    case outbound_failure::too_large:
+        return "too_large";
+    case outbound_failure::protocol:
+        return "protocol";
     }
     return "unknown";
 }
@@ -104,8 +113,8 @@ outbound_observer* observer_of(https_client::state const& st)
     return st.observer.load(std::memory_order_relaxed);
 }
 
-void note_failure(https_client::state const& st, outbound_request const& request,
-                  outbound_failure failure)
+void note_failure(
+    https_client::state const& st, outbound_request const& request, outbound_failure failure)
 {
     if (auto* o = observer_of(st)) {
         o->on_failure(request.toolkit, failure);
@@ -113,8 +122,8 @@ void note_failure(https_client::state const& st, outbound_request const& request
 }
 
 /// One attempt's outcome: a response's status, or why none came.
-void note_attempt(https_client::state const& st, outbound_request const& request,
-                  step_outcome const& outcome)
+void note_attempt(
+    https_client::state const& st, outbound_request const& request, step_outcome const& outcome)
 {
     if (auto* o = observer_of(st)) {
         if (outcome.failure == outbound_failure::none) {
@@ -152,7 +161,7 @@ std::string masked(std::string text, std::vector<std::string> const& redactions)
         return out;
     };
     for (auto const& r : redactions) {
-        for (auto const& form : {r, encoded(r)}) {
+        for (auto const& form : { r, encoded(r) }) {
             if (form.size() < 3) {
                 continue; // too short to matter, and masking it would shred the line
             }
@@ -174,21 +183,22 @@ std::string masked_where(outbound_request const& request, url_target const& targ
 /// One line per attempt at debug (method, host, path, outcome, time), and the same told to
 /// the request's own observer.
 void report_attempt(outbound_request const& request, url_target const& target,
-                    step_outcome const& outcome, steady_clock::time_point started, int attempt,
-                    bool reused, int max_attempts, bool retrying = false)
+    step_outcome const& outcome, steady_clock::time_point started, int attempt, bool reused,
+    int max_attempts, bool retrying = false)
 {
     bool const logged = spdlog::should_log(spdlog::level::debug);
     if (!logged && !request.on_event) {
         return;
     }
-    auto const ms = std::chrono::duration_cast<std::chrono::milliseconds>(steady_clock::now() - started);
+    auto const ms
+        = std::chrono::duration_cast<std::chrono::milliseconds>(steady_clock::now() - started);
     auto const where = masked_where(request, target);
     if (logged && outcome.failure == outbound_failure::none) {
-        spdlog::debug("upstream {} {} status={} ms={} attempt={} reused={}", request.method,
-                      where, outcome.response.status, ms.count(), attempt, reused);
+        spdlog::debug("upstream {} {} status={} ms={} attempt={} reused={}", request.method, where,
+            outcome.response.status, ms.count(), attempt, reused);
     } else if (logged) {
-        spdlog::debug("upstream {} {} failure={} ms={} attempt={} reused={}", request.method,
-                      where, failure_name(outcome.failure), ms.count(), attempt, reused);
+        spdlog::debug("upstream {} {} failure={} ms={} attempt={} reused={}", request.method, where,
+            failure_name(outcome.failure), ms.count(), attempt, reused);
     }
     if (request.on_event) {
         outbound_event event;
@@ -210,8 +220,8 @@ void report_attempt(outbound_request const& request, url_target const& target,
 
 /// The observer's event for a retry wait (or a wait the deadline does not allow).
 void report_wait(outbound_request const& request, url_target const& target,
-                 outbound_event::kind what, std::chrono::milliseconds wait, bool asked,
-                 int next_attempt, int max_attempts)
+    outbound_event::kind what, std::chrono::milliseconds wait, bool asked, int next_attempt,
+    int max_attempts)
 {
     if (!request.on_event) {
         return;
@@ -232,12 +242,12 @@ void report_wait(outbound_request const& request, url_target const& target,
 /// deadline. `asked`: the platform named the delay (Retry-After).
 struct retry_plan {
     bool retry = false;
-    std::chrono::milliseconds wait{0};
+    std::chrono::milliseconds wait { 0 };
     bool asked = false;
 };
 
-retry_plan plan_retry(outbound_response const& response, int attempt,
-                      https_options const& options, steady_clock::time_point deadline)
+retry_plan plan_retry(outbound_response const& response, int attempt, https_options const& options,
+    steady_clock::time_point deadline)
 {
     retry_plan plan;
     if (!is_retryable_status(response.status) || attempt >= options.max_attempts) {
@@ -255,7 +265,7 @@ retry_plan plan_retry(outbound_response const& response, int attempt,
 }
 
 open_params make_open_params(https_client::state const& st, url_target const& target,
-                             std::string const& method, steady_clock::time_point deadline)
+    std::string const& method, steady_clock::time_point deadline)
 {
     open_params p;
     p.target = target;
@@ -271,8 +281,7 @@ open_params make_open_params(https_client::state const& st, url_target const& ta
 }
 
 exchange_params make_exchange_params(https_client::state const& st, url_target const& target,
-                                     outbound_request const& request,
-                                     steady_clock::time_point deadline)
+    outbound_request const& request, steady_clock::time_point deadline)
 {
     exchange_params p;
     p.target = target;
@@ -287,24 +296,27 @@ exchange_params make_exchange_params(https_client::state const& st, url_target c
 }
 
 outbound_result gave_up(asio::cancellation_state const& cs, https_client::state const& st,
-                        outbound_request const& request, url_target const& target,
-                        std::string_view phase)
+    outbound_request const& request, url_target const& target, std::string_view phase)
 {
     if (is_cancelled(cs)) {
         return failed(outbound_failure::cancelled,
-                      fmt::format("{} {}{}: cancelled while {}", request.method, target.authority(),
-                                  target.path, phase));
+            fmt::format("{} {}{}: cancelled while {}", request.method, target.authority(),
+                target.path, phase));
     }
     return failed(outbound_failure::timeout,
-                  fmt::format("{} {}{}: deadline of {} ms passed while {}", request.method,
-                              target.authority(), target.path, st.options.deadline.count(), phase));
+        fmt::format("{} {}{}: deadline of {} ms passed while {}", request.method,
+            target.authority(), target.path, st.options.deadline.count(), phase));
 }
 
 /// A pool slot held by one attempt. Given back on every path, an exception included: a slot
 /// lost on an unusual path would leave every later call to that host waiting for its deadline.
 class slot_guard {
 public:
-    slot_guard(connection_pool& pool, std::string const& key) : pool_(pool), key_(key) {}
+    slot_guard(connection_pool& pool, std::string const& key)
+        : pool_(pool)
+        , key_(key)
+    {
+    }
     slot_guard(slot_guard const&) = delete;
     slot_guard& operator=(slot_guard const&) = delete;
     ~slot_guard()
@@ -336,13 +348,13 @@ bool may_resend(outbound_request const& request, step_outcome const& outcome)
     if (outcome.failure != outbound_failure::protocol || !outcome.nothing_received) {
         return false;
     }
-    return is_idempotent(request.method) || outcome.nothing_written ||
-           has_idempotency_key(request.headers);
+    return is_idempotent(request.method) || outcome.nothing_written
+        || has_idempotency_key(request.headers);
 }
 
 /// One URL, with the retries DECISIONS allows. Runs on the call's strand.
 asio::awaitable<outbound_result> send_to(state_ptr st, outbound_request request, url_target target,
-                                         steady_clock::time_point deadline, bool check_addresses)
+    steady_clock::time_point deadline, bool check_addresses)
 {
     auto const cs = co_await asio::this_coro::cancellation_state;
     auto const key = target.pool_key();
@@ -377,40 +389,39 @@ asio::awaitable<outbound_result> send_to(state_ptr st, outbound_request request,
             auto params = make_open_params(*st, target, request.method, deadline);
             params.refuse_private_addresses = check_addresses;
             auto opened = co_await asio::co_spawn(connection->executor(),
-                                                  open_connection(connection, std::move(params)),
-                                                  asio::use_awaitable);
+                open_connection(connection, std::move(params)), asio::use_awaitable);
             if (opened.failure != outbound_failure::none) {
                 slot.release(nullptr, false);
-                report_attempt(request, target, opened, started, attempt, reused,
-                               st->options.max_attempts);
+                report_attempt(
+                    request, target, opened, started, attempt, reused, st->options.max_attempts);
                 note_attempt(*st, request, opened);
                 co_return to_result(std::move(opened));
             }
         }
-        auto outcome = co_await asio::co_spawn(
-            connection->executor(), exchange(connection, make_exchange_params(*st, target, request, deadline)),
+        auto outcome = co_await asio::co_spawn(connection->executor(),
+            exchange(connection, make_exchange_params(*st, target, request, deadline)),
             asio::use_awaitable);
         slot.release(connection, outcome.reusable);
         connection.reset();
-        bool const may_retry = outcome.failure != outbound_failure::none &&
-                               may_resend(request, outcome) &&
-                               attempt < st->options.max_attempts && steady_clock::now() < deadline;
-        report_attempt(request, target, outcome, started, attempt, reused,
-                       st->options.max_attempts, may_retry);
+        bool const may_retry = outcome.failure != outbound_failure::none
+            && may_resend(request, outcome) && attempt < st->options.max_attempts
+            && steady_clock::now() < deadline;
+        report_attempt(request, target, outcome, started, attempt, reused, st->options.max_attempts,
+            may_retry);
         note_attempt(*st, request, outcome);
 
         if (outcome.failure == outbound_failure::none) {
             auto const plan = plan_retry(outcome.response, attempt, st->options, deadline);
             if (!plan.retry) {
-                if (is_retryable_status(outcome.response.status) &&
-                    attempt < st->options.max_attempts) {
+                if (is_retryable_status(outcome.response.status)
+                    && attempt < st->options.max_attempts) {
                     report_wait(request, target, outbound_event::kind::retry_skipped, plan.wait,
-                                plan.asked, attempt + 1, st->options.max_attempts);
+                        plan.asked, attempt + 1, st->options.max_attempts);
                 }
                 co_return to_result(std::move(outcome));
             }
             report_wait(request, target, outbound_event::kind::retry_wait, plan.wait, plan.asked,
-                        attempt + 1, st->options.max_attempts);
+                attempt + 1, st->options.max_attempts);
             asio::steady_timer timer(co_await asio::this_coro::executor, plan.wait);
             co_await timer.async_wait(asio::as_tuple(asio::use_awaitable));
             if (is_cancelled(cs)) {
@@ -434,15 +445,15 @@ asio::awaitable<outbound_result> send_to(state_ptr st, outbound_request request,
 /// The whole call: redirects (GET only) around send_to. Root of the call's own strand.
 /// A redirect goes only where DECISIONS allows (redirect_allowed); any other 3xx is the
 /// call's result, as the platform sent it.
-asio::awaitable<outbound_result> run_call(state_ptr st, outbound_request request,
-                                          steady_clock::time_point deadline)
+asio::awaitable<outbound_result> run_call(
+    state_ptr st, outbound_request request, steady_clock::time_point deadline)
 {
     co_await asio::this_coro::throw_if_cancelled(false);
     if (auto problem = header_problem(request.headers)) {
         // Refused before a connection is taken or opened (security review 1).
         note_failure(*st, request, outbound_failure::bad_url);
-        co_return failed(outbound_failure::bad_url,
-                         fmt::format("{}: {}", request.method, std::move(*problem)));
+        co_return failed(
+            outbound_failure::bad_url, fmt::format("{}: {}", request.method, std::move(*problem)));
     }
     std::string first_origin;
     for (int redirects = 0;; ++redirects) {
@@ -451,17 +462,17 @@ asio::awaitable<outbound_result> run_call(state_ptr st, outbound_request request
             // The URL may hold secrets (query credentials): say what is wrong, not what it is.
             note_failure(*st, request, outbound_failure::bad_url);
             co_return failed(outbound_failure::bad_url,
-                             fmt::format("{}: URL is not an absolute http(s) URL ({})",
-                                         request.method, target.error().message()));
+                fmt::format("{}: URL is not an absolute http(s) URL ({})", request.method,
+                    target.error().message()));
         }
         if (redirects == 0) {
             first_origin = target->pool_key();
         }
-        bool const check_addresses =
-            redirects > 0 && !is_trusted_origin(request, first_origin, *target);
+        bool const check_addresses
+            = redirects > 0 && !is_trusted_origin(request, first_origin, *target);
         auto result = co_await send_to(st, request, *target, deadline, check_addresses);
-        if (result.failure != outbound_failure::none || request.method != "GET" ||
-            !is_redirect_status(result.response.status)) {
+        if (result.failure != outbound_failure::none || request.method != "GET"
+            || !is_redirect_status(result.response.status)) {
             co_return result;
         }
         auto const location = result.response.header("Location");
@@ -470,19 +481,19 @@ asio::awaitable<outbound_result> run_call(state_ptr st, outbound_request request
         }
         if (redirects >= st->options.max_redirects) {
             co_return failed(outbound_failure::protocol,
-                             fmt::format("GET {}{}: more than {} redirects", target->authority(),
-                                         target->path, st->options.max_redirects));
+                fmt::format("GET {}{}: more than {} redirects", target->authority(), target->path,
+                    st->options.max_redirects));
         }
         auto next = follow_redirect(request, location);
         if (!next) {
             co_return failed(outbound_failure::bad_url,
-                             fmt::format("GET {}{}: redirect Location cannot be followed ({})",
-                                         target->authority(), target->path, next.error().message()));
+                fmt::format("GET {}{}: redirect Location cannot be followed ({})",
+                    target->authority(), target->path, next.error().message()));
         }
         auto const next_target = parse_url_target(next->url);
         if (!next_target || !redirect_allowed(request, first_origin, *next_target)) {
             spdlog::debug("upstream GET {}{}: redirect to another origin not followed",
-                          target->authority(), target->path);
+                target->authority(), target->path);
             co_return result;
         }
         if (auto* o = observer_of(*st)) {
@@ -517,7 +528,7 @@ https_options const& https_client::options() const
 https_client::pool_totals https_client::pool() const
 {
     auto const sum = state_->pool.sum();
-    return {sum.open, sum.idle, sum.waiting};
+    return { sum.open, sum.idle, sum.waiting };
 }
 
 void https_client::set_observer(outbound_observer* observer)
@@ -536,15 +547,15 @@ asio::awaitable<outbound_result> https_client::send(outbound_request request)
     auto st = state_;
     auto const cs = co_await asio::this_coro::cancellation_state;
     if (is_cancelled(cs)) {
-        co_return failed(outbound_failure::cancelled, request.method + ": cancelled before sending");
+        co_return failed(
+            outbound_failure::cancelled, request.method + ": cancelled before sending");
     }
     auto const deadline = steady_clock::now() + st->options.deadline;
     try {
         // A strand per call: the pool wakes waiters by posting to their executor, which is
         // only safe when that executor serialises the call (STYLE §3).
         co_return co_await asio::co_spawn(asio::make_strand(st->ioc),
-                                          run_call(st, std::move(request), deadline),
-                                          asio::use_awaitable);
+            run_call(st, std::move(request), deadline), asio::use_awaitable);
     } catch (boost::system::system_error const& e) {
         // The caller's own coroutine throws operation_aborted when it was cancelled before
         // this co_await (throw_if_cancelled is its default); report it as a value.

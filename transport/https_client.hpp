@@ -19,21 +19,21 @@ namespace toolgate::transport {
 
 /// Settings of an https_client; the defaults are the production ones.
 struct https_options {
-    std::chrono::milliseconds connect_timeout{10'000}; ///< TCP connect + CONNECT + TLS handshake
-    std::chrono::milliseconds deadline{60'000};        ///< whole call: waits, retries, redirects
-    std::size_t max_response_bytes = 32u << 20;        ///< body cap; past it → too_large
-    std::size_t max_connections_per_host = 8;          ///< open (idle + busy); more calls queue
-    std::chrono::milliseconds idle_timeout{30'000};    ///< idle connections older are not reused
-    int max_attempts = 3;                              ///< per URL, first try included
-    int max_redirects = 5;                             ///< GET only (DECISIONS)
-    std::string ca_file;          ///< extra trusted CA certificates (PEM), e.g. --ca-file
-    bool system_trust = true;     ///< also trust the system store
+    std::chrono::milliseconds connect_timeout { 10'000 }; ///< TCP connect + CONNECT + TLS handshake
+    std::chrono::milliseconds deadline { 60'000 }; ///< whole call: waits, retries, redirects
+    std::size_t max_response_bytes = 32u << 20; ///< body cap; past it → too_large
+    std::size_t max_connections_per_host = 8; ///< open (idle + busy); more calls queue
+    std::chrono::milliseconds idle_timeout { 30'000 }; ///< idle connections older are not reused
+    int max_attempts = 3; ///< per URL, first try included
+    int max_redirects = 5; ///< GET only (DECISIONS)
+    std::string ca_file; ///< extra trusted CA certificates (PEM), e.g. --ca-file
+    bool system_trust = true; ///< also trust the system store
     std::string user_agent = "toolgate/0.1";
     /// When true, the constructor fills `https_proxy` and `no_proxy` from HTTPS_PROXY /
     /// https_proxy and NO_PROXY / no_proxy, if they are empty. Read once, at construction.
     bool proxy_from_environment = true;
     std::string https_proxy; ///< `[http://][user:pass@]host[:port]`; empty: direct
-    std::string no_proxy;    ///< hosts reached directly, comma-separated (see bypasses_proxy)
+    std::string no_proxy; ///< hosts reached directly, comma-separated (see bypasses_proxy)
 };
 
 /// Sends requests over pooled keep-alive connections on the given io_context.

@@ -18,7 +18,7 @@ std::vector<frame> line_framer::feed(std::string_view bytes)
         } else if (buffer_.size() + chunk.size() > max_line_) {
             buffer_.clear();
             buffer_.shrink_to_fit();
-            out.push_back({{}, true});
+            out.push_back({ {}, true });
             skipping_ = newline == std::string_view::npos;
         } else {
             buffer_.append(chunk);
@@ -27,7 +27,7 @@ std::vector<frame> line_framer::feed(std::string_view bytes)
                     buffer_.pop_back();
                 }
                 if (buffer_.find_first_not_of(" \t") != std::string::npos) {
-                    out.push_back({std::move(buffer_), false});
+                    out.push_back({ std::move(buffer_), false });
                 }
                 buffer_.clear();
             }

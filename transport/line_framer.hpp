@@ -9,14 +9,17 @@
 namespace toolgate::transport {
 
 struct frame {
-    std::string text;      ///< the line without its `\n` (and a trailing `\r`)
+    std::string text; ///< the line without its `\n` (and a trailing `\r`)
     bool oversize = false; ///< the line passed the limit; `text` is empty
 };
 
 class line_framer {
 public:
     /// Lines longer than `max_line` bytes are dropped and reported as one oversize frame.
-    explicit line_framer(std::size_t max_line) : max_line_(max_line) {}
+    explicit line_framer(std::size_t max_line)
+        : max_line_(max_line)
+    {
+    }
 
     /// Appends bytes (any split, partial lines kept) and returns the complete frames.
     /// Blank lines yield nothing.

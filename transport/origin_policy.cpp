@@ -32,7 +32,7 @@ bool origin_policy::allows_origin(std::string const* origin) const
     if (std::find(extra_.begin(), extra_.end(), o) != extra_.end()) {
         return true;
     }
-    for (std::string_view scheme : {"http://", "https://"}) {
+    for (std::string_view scheme : { "http://", "https://" }) {
         if (o.starts_with(scheme)) {
             auto authority = o.substr(scheme.size());
             if (authority.find('/') != std::string_view::npos) {

@@ -11,7 +11,10 @@ class origin_policy {
 public:
     /// Loopback origins (http/https on localhost, 127.0.0.1, [::1], any port) are always
     /// allowed, plus `extra` (exact `scheme://host[:port]` strings).
-    explicit origin_policy(std::vector<std::string> extra = {}) : extra_(std::move(extra)) {}
+    explicit origin_policy(std::vector<std::string> extra = {})
+        : extra_(std::move(extra))
+    {
+    }
 
     /// A request without Origin comes from a non-browser client and passes.
     bool allows_origin(std::string const* origin) const;

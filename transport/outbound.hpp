@@ -21,34 +21,34 @@ using header_list = std::vector<std::pair<std::string, std::string>>;
 /// path with `log_redactions` replaced, never the query.
 struct outbound_event {
     enum class kind : std::uint8_t {
-        sending,      ///< attempt `attempt` starts (a connection is being taken or opened)
-        answered,     ///< an attempt got a response (`status`) after `elapsed`
-        failed,       ///< an attempt got none (`failure` names why) after `elapsed`
-        retry_wait,   ///< waiting `wait` before attempt `attempt` (`retry_after`: as asked)
+        sending, ///< attempt `attempt` starts (a connection is being taken or opened)
+        answered, ///< an attempt got a response (`status`) after `elapsed`
+        failed, ///< an attempt got none (`failure` names why) after `elapsed`
+        retry_wait, ///< waiting `wait` before attempt `attempt` (`retry_after`: as asked)
         retry_skipped, ///< the platform asked for `wait`, past the call's deadline: no retry
-        redirected,   ///< following a redirect to `where`
+        redirected, ///< following a redirect to `where`
     };
     kind what = kind::answered;
     std::string method;
     std::string where;
     unsigned status = 0;
     std::string failure;
-    std::chrono::milliseconds elapsed{0};
-    std::chrono::milliseconds wait{0};
+    std::chrono::milliseconds elapsed { 0 };
+    std::chrono::milliseconds wait { 0 };
     bool retry_after = false;
     bool retrying = false; ///< failed: it is sent again at once (e.g. a kept-alive connection
                            ///< the platform had closed)
-    int attempt = 1;      ///< the attempt this event is about (retry_wait: the next one)
+    int attempt = 1; ///< the attempt this event is about (retry_wait: the next one)
     int max_attempts = 1;
 };
 
 /// One request to a platform. `url` is absolute (`https://host[:port]/path?query`) and already
 /// percent-encoded; the client sends it as given.
 struct outbound_request {
-    std::string method;  ///< "GET", "POST", ...
+    std::string method; ///< "GET", "POST", ...
     std::string url;
     header_list headers; ///< credentials included; never logged
-    std::string body;    ///< empty when the request has none
+    std::string body; ///< empty when the request has none
     /// Header names (lower case) whose values must never be logged or echoed.
     std::vector<std::string> secret_headers;
     /// Query parameter names whose values must never be logged or echoed (e.g. `key`, `token`).
@@ -85,19 +85,19 @@ struct outbound_response {
 /// Why no response came back. `none` means `response` is valid.
 enum class outbound_failure : std::uint8_t {
     none,
-    bad_url,        ///< the URL could not be parsed or has an unsupported scheme
-    resolve,        ///< DNS lookup failed
-    connect,        ///< TCP connect failed or timed out
-    tls,            ///< TLS handshake failed (certificate, host name, protocol)
-    timeout,        ///< the per-call deadline passed
-    cancelled,      ///< the caller cancelled the call
-    too_large,      ///< the response exceeded the size cap
-    protocol,       ///< the peer sent something that is not HTTP/1.1 or closed mid-response
+    bad_url, ///< the URL could not be parsed or has an unsupported scheme
+    resolve, ///< DNS lookup failed
+    connect, ///< TCP connect failed or timed out
+    tls, ///< TLS handshake failed (certificate, host name, protocol)
+    timeout, ///< the per-call deadline passed
+    cancelled, ///< the caller cancelled the call
+    too_large, ///< the response exceeded the size cap
+    protocol, ///< the peer sent something that is not HTTP/1.1 or closed mid-response
 };
 
 struct outbound_result {
     outbound_failure failure = outbound_failure::none;
-    std::string detail;  ///< human-readable cause, names the host and phase; no secrets
+    std::string detail; ///< human-readable cause, names the host and phase; no secrets
     outbound_response response;
 };
 

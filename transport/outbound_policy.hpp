@@ -16,13 +16,13 @@ namespace toolgate::transport {
 
 /// Where a request goes, split out of its absolute URL.
 struct url_target {
-    bool tls = true;          ///< https (true) or http (false)
-    std::string host;         ///< name or address, IPv6 without brackets (for DNS, SNI, checks)
-    bool host_is_ip = false;  ///< an address literal: no SNI, IP SAN checked instead of DNS SAN
-    std::string port;         ///< explicit or the scheme's default
-    std::string host_header;  ///< `Host:` value: host[:port] as written, port only when given
-    std::string target;       ///< origin-form request target: path and query, "/" when empty
-    std::string path;         ///< path only, for logs and error details (queries may hold secrets)
+    bool tls = true; ///< https (true) or http (false)
+    std::string host; ///< name or address, IPv6 without brackets (for DNS, SNI, checks)
+    bool host_is_ip = false; ///< an address literal: no SNI, IP SAN checked instead of DNS SAN
+    std::string port; ///< explicit or the scheme's default
+    std::string host_header; ///< `Host:` value: host[:port] as written, port only when given
+    std::string target; ///< origin-form request target: path and query, "/" when empty
+    std::string path; ///< path only, for logs and error details (queries may hold secrets)
 
     /// Pool key: connections are shared per scheme+host+port.
     std::string pool_key() const;
@@ -41,8 +41,8 @@ bool is_retryable_status(unsigned status);
 
 /// The delay a Retry-After value asks for: delta-seconds or an HTTP-date (RFC 9110 §10.2.3),
 /// relative to `now`; a date in the past gives zero. nullopt when the value is unparsable.
-std::optional<std::chrono::milliseconds>
-parse_retry_after(std::string_view value, std::chrono::system_clock::time_point now);
+std::optional<std::chrono::milliseconds> parse_retry_after(
+    std::string_view value, std::chrono::system_clock::time_point now);
 
 /// Backoff before retry number `retry` (1-based) when the platform named no delay:
 /// 200 ms, 400 ms, 800 ms ... capped at 5 s.
@@ -71,13 +71,13 @@ bool is_non_public_address(std::string_view address);
 /// (DECISIONS: redirects): back to the first origin, or to one the operator configured
 /// (`trusted_origins`), or over https to one of `redirect_origins` whose host is not an
 /// address literal of a non-public kind (the resolved address is checked when connecting).
-bool redirect_allowed(outbound_request const& request, std::string_view first_origin,
-                      url_target const& next);
+bool redirect_allowed(
+    outbound_request const& request, std::string_view first_origin, url_target const& next);
 
 /// Whether `origin` is the first origin or one of the request's trusted ones: no address
 /// checks apply there.
-bool is_trusted_origin(outbound_request const& request, std::string_view first_origin,
-                       url_target const& target);
+bool is_trusted_origin(
+    outbound_request const& request, std::string_view first_origin, url_target const& target);
 
 /// The request that follows a redirect of `current` to `location` (absolute or relative,
 /// resolved against the current URL; the Location replaces the URL, fragment dropped).
@@ -85,7 +85,7 @@ bool is_trusted_origin(outbound_request const& request, std::string_view first_o
 /// `Proxy-Authorization`, `Cookie`, every header in `secret_headers`, and every query
 /// parameter named in `secret_query` (in case the Location echoes them). Once dropped they are
 /// not restored, even if a later hop comes back to the first host.
-boost::system::result<outbound_request>
-follow_redirect(outbound_request const& current, std::string_view location);
+boost::system::result<outbound_request> follow_redirect(
+    outbound_request const& current, std::string_view location);
 
 } // namespace toolgate::transport

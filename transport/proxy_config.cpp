@@ -5,7 +5,6 @@
 
 #include <boost/url/parse.hpp>
 #include <boost/url/url_view.hpp>
-
 #include <openssl/evp.h>
 
 #include <algorithm>
@@ -28,8 +27,7 @@ std::string base64(std::string_view data)
 {
     std::string out(4 * ((data.size() + 2) / 3) + 1, '\0');
     auto const n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                   reinterpret_cast<unsigned char const*>(data.data()),
-                                   static_cast<int>(data.size()));
+        reinterpret_cast<unsigned char const*>(data.data()), static_cast<int>(data.size()));
     out.resize(static_cast<std::size_t>(n));
     return out;
 }
@@ -47,8 +45,8 @@ bool entry_matches(std::string_view entry, std::string const& host, std::string_
 {
     // Split an optional ":port" off the entry; a bare IPv6 address has several colons.
     std::string_view entry_port;
-    if (auto const colon = entry.rfind(':'); colon != std::string_view::npos &&
-                                             entry.find(':') == colon) {
+    if (auto const colon = entry.rfind(':');
+        colon != std::string_view::npos && entry.find(':') == colon) {
         entry_port = entry.substr(colon + 1);
         entry = entry.substr(0, colon);
     } else if (entry.starts_with('[')) {
@@ -74,8 +72,8 @@ bool entry_matches(std::string_view entry, std::string const& host, std::string_
     if (host == name) {
         return true;
     }
-    return host.size() > name.size() && host.ends_with(name) &&
-           host[host.size() - name.size() - 1] == '.';
+    return host.size() > name.size() && host.ends_with(name)
+        && host[host.size() - name.size() - 1] == '.';
 }
 
 } // namespace

@@ -28,24 +28,24 @@ std::string hex(unsigned char const* data, std::size_t size)
 
 std::string mac_of(std::string const& key, std::string_view payload, std::string_view binding)
 {
-    std::array<unsigned char, EVP_MAX_MD_SIZE> mac{};
+    std::array<unsigned char, EVP_MAX_MD_SIZE> mac {};
     unsigned int length = 0;
     std::string input(payload);
     if (!binding.empty()) {
         input.append(1, '\0').append(binding); // the payload never holds a NUL
     }
     HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
-         reinterpret_cast<unsigned char const*>(input.data()), input.size(), mac.data(),
-         &length);
+        reinterpret_cast<unsigned char const*>(input.data()), input.size(), mac.data(), &length);
     return hex(mac.data(), length);
 }
 
 } // namespace
 
-session_signer::session_signer(std::string key) : key_(std::move(key))
+session_signer::session_signer(std::string key)
+    : key_(std::move(key))
 {
     if (key_.empty()) {
-        std::array<unsigned char, 32> random{};
+        std::array<unsigned char, 32> random {};
         if (RAND_bytes(random.data(), static_cast<int>(random.size())) != 1) {
             throw std::runtime_error("cannot draw random bytes for the session key");
         }
@@ -55,22 +55,21 @@ session_signer::session_signer(std::string key) : key_(std::move(key))
 }
 
 std::string session_signer::issue(std::string_view version,
-                                  std::chrono::system_clock::time_point now,
-                                  std::string_view binding) const
+    std::chrono::system_clock::time_point now, std::string_view binding) const
 {
-    std::array<unsigned char, 16> nonce{};
+    std::array<unsigned char, 16> nonce {};
     if (RAND_bytes(nonce.data(), static_cast<int>(nonce.size())) != 1) {
         throw std::runtime_error("cannot draw random bytes for a session id");
     }
-    auto const seconds =
-        std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count();
+    auto const seconds
+        = std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count();
     auto payload = fmt::format("v1-{}-{}-{}", version, seconds, hex(nonce.data(), nonce.size()));
     auto mac = mac_of(key_, payload, binding);
     return payload + "." + mac;
 }
 
-std::optional<session_claims> session_signer::verify(std::string_view id,
-                                                     std::string_view binding) const
+std::optional<session_claims> session_signer::verify(
+    std::string_view id, std::string_view binding) const
 {
     auto const dot = id.rfind('.');
     if (dot == std::string_view::npos || id.size() > 256) {
@@ -79,8 +78,8 @@ std::optional<session_claims> session_signer::verify(std::string_view id,
     auto const payload = id.substr(0, dot);
     auto const mac = id.substr(dot + 1);
     auto const expected = mac_of(key_, payload, binding);
-    if (mac.size() != expected.size() ||
-        CRYPTO_memcmp(mac.data(), expected.data(), expected.size()) != 0) {
+    if (mac.size() != expected.size()
+        || CRYPTO_memcmp(mac.data(), expected.data(), expected.size()) != 0) {
         return std::nullopt;
     }
     // v1-<version>-<seconds>-<nonce>; the version itself contains dashes (YYYY-MM-DD).

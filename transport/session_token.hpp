@@ -23,8 +23,8 @@ public:
     /// `binding` (the authenticated principal, or empty) enters the MAC but not the id, so
     /// the id verifies only for the same principal (MCP-REQUIREMENTS H16).
     std::string issue(std::string_view version,
-                      std::chrono::system_clock::time_point now = std::chrono::system_clock::now(),
-                      std::string_view binding = {}) const;
+        std::chrono::system_clock::time_point now = std::chrono::system_clock::now(),
+        std::string_view binding = {}) const;
     /// The claims of an id this key signed for `binding`, or nullopt for anything else
     /// (tampered, foreign, another principal's, malformed). Visible ASCII only, as MCP
     /// requires of session ids.

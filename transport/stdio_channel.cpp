@@ -6,17 +6,16 @@
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
-#include <boost/asio/post.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <spdlog/spdlog.h>
 
 #include <deque>
-#include <optional>
 #include <mutex>
+#include <optional>
 #include <thread>
-
 #include <unistd.h>
 
 namespace toolgate::transport {
@@ -31,13 +30,16 @@ struct stdio_channel::impl {
     std::optional<asio::posix::stream_descriptor> input;
     std::optional<asio::posix::stream_descriptor> output;
     std::thread reader; // fallback reader when epoll refuses stdin
-    std::mutex mutex;   // guards queue, writing, flush_waiters
+    std::mutex mutex; // guards queue, writing, flush_waiters
     std::deque<std::string> queue;
     bool writing = false;
     std::vector<std::function<void()>> flush_waiters;
 
     impl(asio::any_io_executor ex, std::size_t max_line, int in, int out)
-        : executor(std::move(ex)), framer(max_line), in_fd(in), out_fd(out)
+        : executor(std::move(ex))
+        , framer(max_line)
+        , in_fd(in)
+        , out_fd(out)
     {
     }
 };
@@ -55,7 +57,8 @@ void deliver(stdio_channel::handlers const& h, line_framer& framer, std::string_
     }
 }
 
-asio::awaitable<void> read_loop([[maybe_unused]] std::shared_ptr<stdio_channel> keep, stdio_channel::impl* self)
+asio::awaitable<void> read_loop(
+    [[maybe_unused]] std::shared_ptr<stdio_channel> keep, stdio_channel::impl* self)
 {
     std::string buffer(64 * 1024, '\0');
     for (;;) {
@@ -71,7 +74,8 @@ asio::awaitable<void> read_loop([[maybe_unused]] std::shared_ptr<stdio_channel> 
     self->h.on_eof();
 }
 
-asio::awaitable<void> write_loop([[maybe_unused]] std::shared_ptr<stdio_channel> keep, stdio_channel::impl* self)
+asio::awaitable<void> write_loop(
+    [[maybe_unused]] std::shared_ptr<stdio_channel> keep, stdio_channel::impl* self)
 {
     for (;;) {
         std::string next;
@@ -93,8 +97,8 @@ asio::awaitable<void> write_loop([[maybe_unused]] std::shared_ptr<stdio_channel>
             co_return;
         }
         if (self->output) {
-            auto [ec, n] = co_await asio::async_write(*self->output, asio::buffer(next),
-                                                      asio::as_tuple(asio::use_awaitable));
+            auto [ec, n] = co_await asio::async_write(
+                *self->output, asio::buffer(next), asio::as_tuple(asio::use_awaitable));
             if (ec) {
                 spdlog::debug("stdio: stdout write failed: {}", ec.message());
             }
@@ -125,8 +129,8 @@ void watch(std::exception_ptr error)
 
 } // namespace
 
-stdio_channel::stdio_channel(asio::any_io_executor executor, std::size_t max_line, int in_fd,
-                             int out_fd)
+stdio_channel::stdio_channel(
+    asio::any_io_executor executor, std::size_t max_line, int in_fd, int out_fd)
     : impl_(std::make_unique<impl>(std::move(executor), max_line, in_fd, out_fd))
 {
     boost::system::error_code ec;
@@ -202,6 +206,9 @@ void stdio_channel::when_flushed(std::function<void()> done)
     asio::post(impl_->executor, std::move(done));
 }
 
-void stdio_channel::stop() { impl_->h = {}; }
+void stdio_channel::stop()
+{
+    impl_->h = {};
+}
 
 } // namespace toolgate::transport

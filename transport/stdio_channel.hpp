@@ -17,14 +17,14 @@ class stdio_channel : public message_sink, public std::enable_shared_from_this<s
 public:
     struct handlers {
         std::function<void(std::string)> on_line; ///< one complete message text
-        std::function<void()> on_oversize;         ///< a line passed the limit
-        std::function<void()> on_eof;              ///< stdin closed or failed
+        std::function<void()> on_oversize; ///< a line passed the limit
+        std::function<void()> on_eof; ///< stdin closed or failed
     };
 
     /// Uses `in_fd`/`out_fd` (normally 0 and 1; tests pass pipes). The executor should be a
     /// single-threaded io_context's.
-    stdio_channel(boost::asio::any_io_executor executor, std::size_t max_line, int in_fd = 0,
-                  int out_fd = 1);
+    stdio_channel(
+        boost::asio::any_io_executor executor, std::size_t max_line, int in_fd = 0, int out_fd = 1);
     ~stdio_channel() override;
 
     /// Starts reading; handlers run on the executor.

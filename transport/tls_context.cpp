@@ -21,8 +21,8 @@ bool has_hash_links(char const* dir)
     std::error_code ec;
     for (auto const& entry : std::filesystem::directory_iterator(dir, ec)) {
         auto const name = entry.path().filename().string();
-        if (name.size() == 10 && name.ends_with(".0") &&
-            name.find_first_not_of("0123456789abcdef") == 8) {
+        if (name.size() == 10 && name.ends_with(".0")
+            && name.find_first_not_of("0123456789abcdef") == 8) {
             return true;
         }
     }
@@ -40,10 +40,10 @@ void use_system_trust(ssl::context& ctx)
     char const* dir_env = std::getenv(X509_get_default_cert_dir_env());
     std::string const dir = dir_env && *dir_env ? dir_env : X509_get_default_cert_dir();
     std::error_code ec;
-    bool const custom_file = file_env && *file_env &&
-                             !std::filesystem::equivalent(file_env, X509_get_default_cert_file(), ec);
-    if (!custom_file && has_hash_links(dir.c_str()) &&
-        SSL_CTX_load_verify_dir(ctx.native_handle(), dir.c_str()) == 1) {
+    bool const custom_file = file_env && *file_env
+        && !std::filesystem::equivalent(file_env, X509_get_default_cert_file(), ec);
+    if (!custom_file && has_hash_links(dir.c_str())
+        && SSL_CTX_load_verify_dir(ctx.native_handle(), dir.c_str()) == 1) {
         return;
     }
     ctx.set_default_verify_paths();
@@ -51,8 +51,8 @@ void use_system_trust(ssl::context& ctx)
 
 } // namespace
 
-std::shared_ptr<ssl::context> make_tls_client_context(std::string const& extra_ca_file,
-                                                      bool system_trust)
+std::shared_ptr<ssl::context> make_tls_client_context(
+    std::string const& extra_ca_file, bool system_trust)
 {
     auto ctx = std::make_shared<ssl::context>(ssl::context::tls_client);
     // Floor at TLS 1.2: 1.0/1.1 are deprecated (RFC 8996) and no platform we call needs them.
@@ -81,8 +81,8 @@ bool set_tls_peer_identity(void* native_ssl, std::string const& host, bool host_
     }
     // A wildcard covers one label only ("*.example.com" does not match "a.b.example.com").
     X509_VERIFY_PARAM_set_hostflags(param, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
-    return SSL_set_tlsext_host_name(ssl_handle, host.c_str()) == 1 &&
-           X509_VERIFY_PARAM_set1_host(param, host.c_str(), host.size()) == 1;
+    return SSL_set_tlsext_host_name(ssl_handle, host.c_str()) == 1
+        && X509_VERIFY_PARAM_set1_host(param, host.c_str(), host.size()) == 1;
 }
 
 std::string tls_verify_failure(void* native_ssl)

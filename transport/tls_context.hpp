@@ -13,8 +13,8 @@ namespace toolgate::transport {
 /// `system_trust`) plus the PEM certificates in `extra_ca_file` (when not empty).
 /// Throws std::runtime_error naming the file when it cannot be read: bad start-up
 /// configuration fails fast. Immutable afterwards, so shared across threads freely.
-std::shared_ptr<boost::asio::ssl::context> make_tls_client_context(std::string const& extra_ca_file,
-                                                                   bool system_trust = true);
+std::shared_ptr<boost::asio::ssl::context> make_tls_client_context(
+    std::string const& extra_ca_file, bool system_trust = true);
 
 /// Prepares one connection's SSL object before the handshake: SNI for host names (never for
 /// address literals, RFC 6066 §3) and the name or address the certificate must carry.

@@ -23,13 +23,11 @@
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
 #include <boost/beast/ssl/ssl_stream.hpp>
-
 #include <fmt/format.h>
-
-#include <sys/socket.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <sys/socket.h>
 
 namespace toolgate::transport {
 namespace asio = boost::asio;
@@ -42,16 +40,18 @@ using boost::system::error_code;
 
 struct upstream_connection::impl {
     impl(asio::io_context& ioc, std::shared_ptr<ssl::context> ctx)
-        : tls_context(std::move(ctx)), strand(asio::make_strand(ioc)), tcp(strand)
+        : tls_context(std::move(ctx))
+        , strand(asio::make_strand(ioc))
+        , tcp(strand)
     {
     }
     beast::tcp_stream& lowest() { return tls ? tls->next_layer() : tcp; }
 
     std::shared_ptr<ssl::context> tls_context; // declared first: outlives `tls`
     asio::strand<asio::io_context::executor_type> strand;
-    beast::tcp_stream tcp;         // the connection, until TLS takes it over
+    beast::tcp_stream tcp; // the connection, until TLS takes it over
     std::optional<tls_stream> tls; // engaged after a successful handshake set-up
-    beast::flat_buffer buffer;     // kept across exchanges: bytes read past one response
+    beast::flat_buffer buffer; // kept across exchanges: bytes read past one response
 };
 
 namespace {
@@ -83,21 +83,24 @@ bool is_cancelled(asio::cancellation_state const& cs)
 /// A connect-phase failure: timeouts name the bound that expired (connect timeout or the
 /// call's deadline), other errors the system's words ("Connection refused").
 step_outcome connect_failure(asio::cancellation_state const& cs, error_code ec,
-                             open_params const& p, std::string_view who, std::string_view phase)
+    open_params const& p, std::string_view who, std::string_view phase)
 {
     if (is_cancelled(cs)) {
-        return failed(outbound_failure::cancelled, fmt::format("{}: cancelled during {}", who, phase));
+        return failed(
+            outbound_failure::cancelled, fmt::format("{}: cancelled during {}", who, phase));
     }
     if (ec == beast::error::timeout) {
         if (p.connect_by >= p.deadline) {
             return failed(outbound_failure::timeout,
-                          fmt::format("{} {}: {} not done within the {} deadline", p.method, who,
-                                      phase, format_duration(p.call_timeout)));
+                fmt::format("{} {}: {} not done within the {} deadline", p.method, who, phase,
+                    format_duration(p.call_timeout)));
         }
-        return failed(outbound_failure::connect, fmt::format("{}: {} timed out after {}", who,
-                                                              phase, format_duration(p.connect_timeout)));
+        return failed(outbound_failure::connect,
+            fmt::format(
+                "{}: {} timed out after {}", who, phase, format_duration(p.connect_timeout)));
     }
-    return failed(outbound_failure::connect, fmt::format("{}: {} failed: {}", who, phase, ec.message()));
+    return failed(
+        outbound_failure::connect, fmt::format("{}: {} failed: {}", who, phase, ec.message()));
 }
 
 /// HTTP CONNECT through the proxy (RFC 9110 §9.3.6). Read with read_until rather than a
@@ -107,7 +110,8 @@ asio::awaitable<step_outcome> open_tunnel(upstream_connection::impl& s, open_par
 {
     auto const cs = co_await asio::this_coro::cancellation_state;
     auto const who = fmt::format("proxy {}:{}", p.proxy->host, p.proxy->port);
-    std::string request = fmt::format("CONNECT {0} HTTP/1.1\r\nHost: {0}\r\n", p.target.authority());
+    std::string request
+        = fmt::format("CONNECT {0} HTTP/1.1\r\nHost: {0}\r\n", p.target.authority());
     if (!p.proxy->authorization.empty()) {
         request += "Proxy-Authorization: " + p.proxy->authorization + "\r\n";
     }
@@ -124,15 +128,15 @@ asio::awaitable<step_outcome> open_tunnel(upstream_connection::impl& s, open_par
     }
     // "HTTP/1.1 200 Connection established": any 2xx opens the tunnel.
     if (reply.size() < 12 || !reply.starts_with("HTTP/1.") || reply[9] != '2') {
-        auto const line = reply.substr(0, std::min(reply.find("\r\n"), std::size_t{80}));
+        auto const line = reply.substr(0, std::min(reply.find("\r\n"), std::size_t { 80 }));
         co_return failed(outbound_failure::connect,
-                         fmt::format("{}: CONNECT to {} refused: {}", who, p.target.authority(), line));
+            fmt::format("{}: CONNECT to {} refused: {}", who, p.target.authority(), line));
     }
     if (reply.size() != header_size) {
-        co_return failed(outbound_failure::protocol,
-                         fmt::format("{}: sent data before the TLS handshake", who));
+        co_return failed(
+            outbound_failure::protocol, fmt::format("{}: sent data before the TLS handshake", who));
     }
-    co_return step_outcome{};
+    co_return step_outcome {};
 }
 
 /// Copies the request into a Beast message. Headers that header_problem() refuses (control
@@ -168,29 +172,31 @@ std::string build_message(http::request<http::string_body>& req, exchange_params
 
 /// An exchange failure: which host, which phase, whether any response byte had arrived.
 step_outcome exchange_failure(asio::cancellation_state const& cs, error_code ec,
-                              exchange_params const& p, std::string_view phase, bool got_some)
+    exchange_params const& p, std::string_view phase, bool got_some)
 {
     auto const who = fmt::format("{} {}{}", p.method, p.target.authority(), p.target.path);
     if (is_cancelled(cs)) {
-        return failed(outbound_failure::cancelled, fmt::format("{}: cancelled during {}", who, phase));
+        return failed(
+            outbound_failure::cancelled, fmt::format("{}: cancelled during {}", who, phase));
     }
     if (ec == beast::error::timeout) {
         return failed(outbound_failure::timeout,
-                      fmt::format("{}: no complete response within the {} deadline ({})", who,
-                                  format_duration(p.call_timeout), phase));
+            fmt::format("{}: no complete response within the {} deadline ({})", who,
+                format_duration(p.call_timeout), phase));
     }
     if (ec == http::error::body_limit) {
         return failed(outbound_failure::too_large,
-                      fmt::format("{}: response body exceeds the {}-byte cap", who, p.max_response_bytes));
+            fmt::format("{}: response body exceeds the {}-byte cap", who, p.max_response_bytes));
     }
     if (ec == http::error::header_limit) {
         return failed(outbound_failure::too_large,
-                      fmt::format("{}: response header exceeds {} bytes", who, header_limit));
+            fmt::format("{}: response header exceeds {} bytes", who, header_limit));
     }
     auto out = failed(outbound_failure::protocol,
-                      got_some ? fmt::format("{}: connection broke mid-response ({}: {})", who, phase, ec.message())
-                               : fmt::format("{}: connection closed before any response byte ({}: {})",
-                                             who, phase, ec.message()));
+        got_some
+            ? fmt::format("{}: connection broke mid-response ({}: {})", who, phase, ec.message())
+            : fmt::format("{}: connection closed before any response byte ({}: {})", who, phase,
+                ec.message()));
     out.nothing_received = !got_some;
     return out;
 }
@@ -227,7 +233,8 @@ bool upstream_connection::looks_idle()
     return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
 }
 
-asio::awaitable<step_outcome> open_connection(std::shared_ptr<upstream_connection> conn, open_params p)
+asio::awaitable<step_outcome> open_connection(
+    std::shared_ptr<upstream_connection> conn, open_params p)
 {
     co_await asio::this_coro::throw_if_cancelled(false);
     auto const cs = co_await asio::this_coro::cancellation_state;
@@ -241,19 +248,21 @@ asio::awaitable<step_outcome> open_connection(std::shared_ptr<upstream_connectio
     tcp::resolver resolver(s.strand);
     auto [rec, endpoints] = co_await resolver.async_resolve(host, port, use_tuple);
     if (is_cancelled(cs)) {
-        co_return failed(outbound_failure::cancelled, fmt::format("{}: cancelled during DNS lookup", who));
+        co_return failed(
+            outbound_failure::cancelled, fmt::format("{}: cancelled during DNS lookup", who));
     }
     if (rec) {
-        co_return failed(outbound_failure::resolve, fmt::format("{}: DNS lookup failed: {}", who, rec.message()));
+        co_return failed(outbound_failure::resolve,
+            fmt::format("{}: DNS lookup failed: {}", who, rec.message()));
     }
     if (p.refuse_private_addresses && !p.proxy) {
         for (auto const& entry : endpoints) {
             if (is_non_public_address(entry.endpoint().address().to_string())) {
                 co_return failed(outbound_failure::connect,
-                                 fmt::format("{}: a redirect led to a host that resolves to a "
-                                             "loopback, private or link-local address; not "
-                                             "followed",
-                                             who));
+                    fmt::format("{}: a redirect led to a host that resolves to a "
+                                "loopback, private or link-local address; not "
+                                "followed",
+                        who));
             }
         }
     }
@@ -274,7 +283,7 @@ asio::awaitable<step_outcome> open_connection(std::shared_ptr<upstream_connectio
         s.tls.emplace(std::move(s.tcp), *s.tls_context);
         if (!set_tls_peer_identity(s.tls->native_handle(), p.target.host, p.target.host_is_ip)) {
             co_return failed(outbound_failure::tls,
-                             fmt::format("{}: TLS set-up refused the host name", p.target.authority()));
+                fmt::format("{}: TLS set-up refused the host name", p.target.authority()));
         }
         s.tls->next_layer().expires_at(p.connect_by);
         auto [hec] = co_await s.tls->async_handshake(ssl::stream_base::client, use_tuple);
@@ -284,14 +293,15 @@ asio::awaitable<step_outcome> open_connection(std::shared_ptr<upstream_connectio
         if (hec) {
             auto const why = tls_verify_failure(s.tls->native_handle());
             co_return failed(outbound_failure::tls,
-                             why.empty()
-                                 ? fmt::format("{}: TLS handshake failed: {}", p.target.authority(), hec.message())
-                                 : fmt::format("{}: TLS handshake failed: certificate verification failed: {}",
-                                               p.target.authority(), why));
+                why.empty()
+                    ? fmt::format(
+                        "{}: TLS handshake failed: {}", p.target.authority(), hec.message())
+                    : fmt::format("{}: TLS handshake failed: certificate verification failed: {}",
+                        p.target.authority(), why));
         }
     }
     s.lowest().expires_never();
-    co_return step_outcome{};
+    co_return step_outcome {};
 }
 
 asio::awaitable<step_outcome> exchange(std::shared_ptr<upstream_connection> conn, exchange_params p)
@@ -350,7 +360,8 @@ asio::awaitable<step_outcome> exchange(std::shared_ptr<upstream_connection> conn
     out.response.status = message.result_int();
     out.response.reason = std::string(message.reason());
     for (auto const& field : message) {
-        out.response.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
+        out.response.headers.emplace_back(
+            std::string(field.name_string()), std::string(field.value()));
     }
     out.response.body = std::move(message.body());
     // Pool it only when the server keeps it open and sent nothing past this response.

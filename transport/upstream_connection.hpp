@@ -30,7 +30,8 @@ using steady_time = std::chrono::steady_clock::time_point;
 /// at a time; the pool hands it over.
 class upstream_connection {
 public:
-    upstream_connection(boost::asio::io_context& ioc, std::shared_ptr<boost::asio::ssl::context> tls);
+    upstream_connection(
+        boost::asio::io_context& ioc, std::shared_ptr<boost::asio::ssl::context> tls);
     ~upstream_connection();
     upstream_connection(upstream_connection const&) = delete;
     upstream_connection& operator=(upstream_connection const&) = delete;
@@ -58,11 +59,11 @@ private:
 struct open_params {
     url_target target;
     std::optional<proxy_endpoint> proxy; ///< tunnel through it when set (HTTPS only)
-    steady_time connect_by;              ///< TCP connect, CONNECT and TLS handshake bound
-    steady_time deadline;                ///< the call's deadline (connect_by <= deadline)
-    std::chrono::milliseconds connect_timeout{}; ///< for details only
-    std::chrono::milliseconds call_timeout{};    ///< for details only
-    std::string method;                          ///< for details only
+    steady_time connect_by; ///< TCP connect, CONNECT and TLS handshake bound
+    steady_time deadline; ///< the call's deadline (connect_by <= deadline)
+    std::chrono::milliseconds connect_timeout {}; ///< for details only
+    std::chrono::milliseconds call_timeout {}; ///< for details only
+    std::string method; ///< for details only
     /// Refuse to connect when the host resolves to a loopback, private, link-local or other
     /// non-public address (a redirect to a host nobody configured; DECISIONS: redirects).
     bool refuse_private_addresses = false;
@@ -72,16 +73,16 @@ struct open_params {
 struct step_outcome {
     outbound_failure failure = outbound_failure::none;
     std::string detail;
-    outbound_response response;  ///< exchange only
+    outbound_response response; ///< exchange only
     bool nothing_received = false; ///< exchange failed before any response byte arrived
-    bool nothing_written = false;  ///< exchange failed before any request byte was written
-    bool reusable = false;         ///< exchange completed and the connection may be pooled
+    bool nothing_written = false; ///< exchange failed before any request byte was written
+    bool reusable = false; ///< exchange completed and the connection may be pooled
 };
 
 /// Resolves, connects (under connect_by), tunnels through the proxy and handshakes TLS
 /// (SNI, chain and host name verified). Run on conn's strand. Honours terminal cancellation.
-boost::asio::awaitable<step_outcome> open_connection(std::shared_ptr<upstream_connection> conn,
-                                                     open_params params);
+boost::asio::awaitable<step_outcome> open_connection(
+    std::shared_ptr<upstream_connection> conn, open_params params);
 
 /// What exchange needs.
 struct exchange_params {
@@ -91,14 +92,14 @@ struct exchange_params {
     std::string body;
     std::string user_agent;
     steady_time deadline;
-    std::chrono::milliseconds call_timeout{}; ///< for details only
-    std::size_t max_response_bytes = 0;       ///< body cap, > 0
+    std::chrono::milliseconds call_timeout {}; ///< for details only
+    std::size_t max_response_bytes = 0; ///< body cap, > 0
 };
 
 /// Writes the request and reads the complete response under the deadline, with the body
 /// capped at max_response_bytes (→ too_large). Run on conn's strand. On any failure the
 /// connection is closed and not reusable.
-boost::asio::awaitable<step_outcome> exchange(std::shared_ptr<upstream_connection> conn,
-                                              exchange_params params);
+boost::asio::awaitable<step_outcome> exchange(
+    std::shared_ptr<upstream_connection> conn, exchange_params params);
 
 } // namespace toolgate::transport

@@ -103,7 +103,7 @@ TEST_CASE("static tokens: 401 without or with a wrong token, 200 with a good one
 
 TEST_CASE("static tokens: the OAuth discovery and registration paths a client probes after a "
           "401 say to send a bearer token (issue 17 item 1)",
-          "[auth][http]")
+    "[auth][http]")
 {
     temp_file tokens(alice + "\n");
     http_server_process server(test_bin, { "--auth-token-file", tokens.path() });
@@ -116,8 +116,8 @@ TEST_CASE("static tokens: the OAuth discovery and registration paths a client pr
         probe { "GET", "/.well-known/oauth-authorization-server" },
         probe { "GET", "/.well-known/openid-configuration" }, probe { "POST", "/register" });
     CAPTURE(method, path);
-    auto const answer = http_request(port, method, path,
-        { { "Content-Type", "application/json" } }, method == "POST" ? "{}" : "");
+    auto const answer = http_request(port, method, path, { { "Content-Type", "application/json" } },
+        method == "POST" ? "{}" : "");
     CHECK(answer.status == 404);
     auto const body = json::parse(answer.body);
     CHECK(body.at("error") == "not_found");
@@ -333,14 +333,15 @@ TEST_CASE("SIGHUP reloads the token file: rotated-out tokens are refused, bad fi
     CHECK(process.stderr_text().find(bob) == std::string::npos);
 }
 
-TEST_CASE("SIGHUP reloads the JWKS: a new signing key is accepted, a removed one refused",
-    "[auth][http]")
+TEST_CASE(
+    "SIGHUP reloads the JWKS: a new signing key is accepted, a removed one refused", "[auth][http]")
 {
     auto const old_key = test_key::ec("ec-old");
     auto const new_key = test_key::ec("ec-new");
     temp_file jwks(make_jwks({ &old_key }));
     std::string const issuer = "https://as.example.test";
-    http_server_process server(test_bin, { "--oauth-jwks-file", jwks.path(), "--oauth-issuer", issuer });
+    http_server_process server(
+        test_bin, { "--oauth-jwks-file", jwks.path(), "--oauth-issuer", issuer });
     auto const port = server.port();
     auto const resource = fmt::format("http://127.0.0.1:{}/mcp", port);
     auto token = [&](test_key const& k) {
@@ -356,8 +357,9 @@ TEST_CASE("SIGHUP reloads the JWKS: a new signing key is accepted, a removed one
     CHECK(post(port, token(new_key), ping).status == 200);
     CHECK(post(port, token(old_key), ping).status == 401);
     // The audience is still this server's URL after the reload.
-    auto const elsewhere = new_key.token(fmt::format(R"({{"iss":"{}","aud":"{}","sub":"u","exp":{}}})",
-        issuer, "https://other.example/mcp", epoch_seconds(std::chrono::seconds(300))));
+    auto const elsewhere
+        = new_key.token(fmt::format(R"({{"iss":"{}","aud":"{}","sub":"u","exp":{}}})", issuer,
+            "https://other.example/mcp", epoch_seconds(std::chrono::seconds(300))));
     CHECK(post(port, elsewhere, ping).status == 401);
 }
 

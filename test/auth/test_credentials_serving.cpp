@@ -342,12 +342,10 @@ TEST_CASE("two clients calling at once each reach the platform with their own cr
     CHECK(carol_again.find("Toolgate-Secret") != std::string::npos);
 
     // A browser page may send them too: the CORS preflight allows the names it asks for.
-    auto const preflight = http_request(
-        port, "OPTIONS", "/mcp",
-        {{"Origin", "http://localhost:6274"},
-         {"Access-Control-Request-Method", "POST"},
-         {"Access-Control-Request-Headers",
-          "content-type, Toolgate-Secret-DEPLOY_ACCESS_TOKEN, x-other"}});
+    auto const preflight = http_request(port, "OPTIONS", "/mcp",
+        { { "Origin", "http://localhost:6274" }, { "Access-Control-Request-Method", "POST" },
+            { "Access-Control-Request-Headers",
+                "content-type, Toolgate-Secret-DEPLOY_ACCESS_TOKEN, x-other" } });
     CHECK(preflight.status == 204);
     REQUIRE(preflight.header("access-control-allow-headers"));
     auto const allowed = *preflight.header("access-control-allow-headers");

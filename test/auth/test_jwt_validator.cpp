@@ -119,9 +119,9 @@ TEST_CASE("RS256 and ES256 tokens with good signatures pass", "[auth]")
         CHECK(reason_of(v, nokid) == "ok");
         jwt_error error;
         auto scp = v.validate(
-            rsa_key().token(fmt::format(
-                R"({{"iss":"{}","aud":"{}","exp":{},"scp":["a","b"],"sub":"c1"}})", issuer,
-                audience, epoch_seconds(std::chrono::seconds(60)))),
+            rsa_key().token(
+                fmt::format(R"({{"iss":"{}","aud":"{}","exp":{},"scp":["a","b"],"sub":"c1"}})",
+                    issuer, audience, epoch_seconds(std::chrono::seconds(60)))),
             error);
         REQUIRE(scp);
         CHECK(scp->scopes == std::vector<std::string> { "a", "b" });
@@ -147,7 +147,7 @@ TEST_CASE("tokens with bad signatures or algorithms are refused", "[auth]")
         CHECK(reason_of(v, forged) == "bad signature");
         auto es = ec_key().token(claims());
         es.back() = es.back() == 'A' ? 'B' : 'A'; // changes data or only the padding bits:
-        CHECK(reason_of(v, es) != "ok");            // either way it must not verify
+        CHECK(reason_of(v, es) != "ok"); // either way it must not verify
     }
     SECTION("alg none, HS256 and alg/key mismatches")
     {
@@ -243,8 +243,8 @@ TEST_CASE("typ, sub and far-off dates: the RFC 9068 checks of the security revie
         for (auto edge : { "9223372036854775807", "-9223372036854775808", "1e300" }) {
             INFO("exp = " << edge);
             CHECK(reason_of(v,
-                      k.token(fmt::format(R"({{"iss":"{}","aud":"{}","exp":{},"sub":"a"}})",
-                          issuer, audience, edge)))
+                      k.token(fmt::format(R"({{"iss":"{}","aud":"{}","exp":{},"sub":"a"}})", issuer,
+                          audience, edge)))
                 == "malformed exp or nbf");
             CHECK(reason_of(v, k.token(claims(fmt::format(R"(,"nbf":{})", edge))))
                 == "malformed exp or nbf");

@@ -13,8 +13,8 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/write.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/json/parse.hpp>
@@ -211,9 +211,8 @@ TOOLGATE_FUZZ_TARGET(http)
             stream.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
         }
     });
-    http::async_read(stream, buffer, parser, [&](boost::system::error_code rec, std::size_t) {
-        ec = rec;
-    });
+    http::async_read(
+        stream, buffer, parser, [&](boost::system::error_code rec, std::size_t) { ec = rec; });
     client_ioc.run();
     if (!ec) {
         check_response(parser.get());

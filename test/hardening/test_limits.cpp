@@ -125,7 +125,8 @@ TEST_CASE("limits: calls past --max-inflight (all sessions together) get a busy 
     for (int i = 0; i < 250 && !both_running; ++i) {
         auto metrics = http_request(server.port(), "GET", "/metrics");
         REQUIRE(metrics.status == 200);
-        both_running = metrics.body.find("\ntoolgate_tool_calls_in_flight 2\n") != std::string::npos;
+        both_running
+            = metrics.body.find("\ntoolgate_tool_calls_in_flight 2\n") != std::string::npos;
         if (!both_running) {
             std::this_thread::sleep_for(20ms);
         }

@@ -47,8 +47,8 @@ public:
     void send(std::string) override { }
 };
 
-std::shared_ptr<server::conversation> initialized(boost::asio::io_context& ioc,
-    std::string const& version)
+std::shared_ptr<server::conversation> initialized(
+    boost::asio::io_context& ioc, std::string const& version)
 {
     auto conv = std::make_shared<server::conversation>(ioc.get_executor());
     conv->session.initialized = true;
@@ -56,13 +56,12 @@ std::shared_ptr<server::conversation> initialized(boost::asio::io_context& ioc,
     return conv;
 }
 
-server::router::batch_outcome run_batch(router_fixture& f,
-    std::shared_ptr<server::conversation> conv, std::string const& text)
+server::router::batch_outcome run_batch(
+    router_fixture& f, std::shared_ptr<server::conversation> conv, std::string const& text)
 {
     std::optional<server::router::batch_outcome> out;
     boost::asio::co_spawn(f.ioc,
-        f.r.run_batch(std::move(conv), json::parse(text).as_array(),
-            std::make_shared<null_sink>()),
+        f.r.run_batch(std::move(conv), json::parse(text).as_array(), std::make_shared<null_sink>()),
         [&](std::exception_ptr e, server::router::batch_outcome o) {
             REQUIRE_FALSE(e);
             out = std::move(o);
@@ -79,8 +78,8 @@ TEST_CASE("review 8: ended session ids are forgotten once their maximum age has 
     "[hardening][review]")
 {
     router_fixture f;
-    server::session_registry sessions(f.ioc.get_executor(), transport::session_signer("k"), 3600s,
-        1s);
+    server::session_registry sessions(
+        f.ioc.get_executor(), transport::session_signer("k"), 3600s, 1s);
     auto const id = sessions.open(sessions.make_conversation(), "2025-11-25");
     REQUIRE(sessions.end(id, f.r));
     CHECK(sessions.ended_count() == 1);
@@ -97,8 +96,8 @@ TEST_CASE("review 12: a session past its maximum age is gone on the issuing repl
     "[hardening][review]")
 {
     router_fixture f;
-    server::session_registry sessions(f.ioc.get_executor(), transport::session_signer("k"), 3600s,
-        1s);
+    server::session_registry sessions(
+        f.ioc.get_executor(), transport::session_signer("k"), 3600s, 1s);
     auto const id = sessions.open(sessions.make_conversation(), "2025-11-25");
     CHECK(sessions.find(id));
     std::this_thread::sleep_for(1100ms);
@@ -116,8 +115,8 @@ TEST_CASE("review 2: a batch's answer shares its listing pages and stays under i
     auto conv = initialized(f.ioc, "2025-03-26");
     std::string batch = "[";
     for (int i = 1; i <= 40; ++i) {
-        batch += fmt::format(R"({}{{"jsonrpc":"2.0","id":{},"method":"tools/list"}})",
-            i == 1 ? "" : ",", i);
+        batch += fmt::format(
+            R"({}{{"jsonrpc":"2.0","id":{},"method":"tools/list"}})", i == 1 ? "" : ",", i);
     }
     batch += "]";
     auto outcome = run_batch(f, conv, batch);
@@ -128,7 +127,8 @@ TEST_CASE("review 2: a batch's answer shares its listing pages and stays under i
     // Past the bound every further answer is a short error (64 elements at most).
     CHECK(answer.size() < limits.max_batch_answer_bytes + 40 * 256);
     // Listings keep a view of the one shared page instead of a copy each.
-    auto const page = std::get<std::string_view>(f.pages.page("", protocol::list_variant::legacy_no_title));
+    auto const page
+        = std::get<std::string_view>(f.pages.page("", protocol::list_variant::legacy_no_title));
     std::size_t shared = 0;
     std::size_t too_large = 0;
     for (auto const& reply : answer.replies) {

@@ -53,7 +53,8 @@ std::string open_03_26_session(std::uint16_t port)
 
 http_response post_with(std::uint16_t port, std::string const& body, header_pairs extra)
 {
-    header_pairs headers { { "Content-Type", "application/json" }, { "Accept", "application/json" } };
+    header_pairs headers { { "Content-Type", "application/json" },
+        { "Accept", "application/json" } };
     headers.insert(headers.end(), extra.begin(), extra.end());
     return http_request(port, "POST", "/mcp", headers, body);
 }
@@ -107,8 +108,8 @@ TEST_CASE("review 3: a 100,000-character tool name gets a short error and no sug
     CHECK_THAT(error_message(server.response(6)), Catch::Contains("Test_Echo"));
 }
 
-TEST_CASE("review 6: a refused client's connection is closed, not kept alive",
-    "[hardening][review]")
+TEST_CASE(
+    "review 6: a refused client's connection is closed, not kept alive", "[hardening][review]")
 {
     scratch_file tokens("good-token-0123456789\n");
     http_server_process server(test_bin, { "--auth-token-file", tokens.path() });
@@ -130,8 +131,7 @@ TEST_CASE("review 6: a refused client's connection is closed, not kept alive",
     CHECK_FALSE(ok.wait_closed(300ms));
 }
 
-TEST_CASE("review 6: connections past --max-connections-per-address get 503",
-    "[hardening][review]")
+TEST_CASE("review 6: connections past --max-connections-per-address get 503", "[hardening][review]")
 {
     http_server_process server(test_bin, { "--max-connections-per-address", "2" });
     http_connection a(server.port());
@@ -145,21 +145,22 @@ TEST_CASE("review 6: connections past --max-connections-per-address get 503",
     CHECK_THAT(refused.body, Catch::Contains("--max-connections-per-address"));
 }
 
-TEST_CASE("review 7: one client's sessions are capped, its idle ones make room",
-    "[hardening][review]")
+TEST_CASE(
+    "review 7: one client's sessions are capped, its idle ones make room", "[hardening][review]")
 {
     scratch_file tokens("token-alice-000000001\ntoken-bob-00000000002\n");
-    http_server_process server(test_bin,
-        { "--auth-token-file", tokens.path(), "--max-sessions-per-principal", "2" });
+    http_server_process server(
+        test_bin, { "--auth-token-file", tokens.path(), "--max-sessions-per-principal", "2" });
     auto open_as = [&](std::string const& token) {
         return post_with(server.port(), initialize_request("2025-11-25", "1"),
             { { "Authorization", "Bearer " + token } });
     };
-    auto call_as = [&](std::string const& token, std::string const& session, std::string const& body) {
-        return post_with(server.port(), body,
-            { { "Authorization", "Bearer " + token }, { "Mcp-Session-Id", session },
-                { "MCP-Protocol-Version", "2025-11-25" } });
-    };
+    auto call_as
+        = [&](std::string const& token, std::string const& session, std::string const& body) {
+              return post_with(server.port(), body,
+                  { { "Authorization", "Bearer " + token }, { "Mcp-Session-Id", session },
+                      { "MCP-Protocol-Version", "2025-11-25" } });
+          };
     auto first = open_as("token-alice-000000001");
     auto second = open_as("token-alice-000000001");
     REQUIRE(first.status == 200);
@@ -189,12 +190,11 @@ TEST_CASE("review 7: one client's sessions are capped, its idle ones make room",
     CHECK(slow3.get().status == 200);
 }
 
-TEST_CASE("review 7: one client's calls in flight are capped, others go on",
-    "[hardening][review]")
+TEST_CASE("review 7: one client's calls in flight are capped, others go on", "[hardening][review]")
 {
     scratch_file tokens("token-alice-000000001\ntoken-bob-00000000002\n");
-    http_server_process server(test_bin,
-        { "--auth-token-file", tokens.path(), "--max-inflight-per-principal", "1" });
+    http_server_process server(
+        test_bin, { "--auth-token-file", tokens.path(), "--max-inflight-per-principal", "1" });
     auto modern_call = [&](std::string const& token, std::string const& id, std::string const& tool,
                            std::string const& args) {
         auto const body = R"({"jsonrpc":"2.0","id":)" + id
@@ -218,8 +218,8 @@ TEST_CASE("review 7: one client's calls in flight are capped, others go on",
     CHECK(slow.get().status == 200);
 }
 
-TEST_CASE("review 10: a session call is cancelled when its HTTP client hangs up",
-    "[hardening][review]")
+TEST_CASE(
+    "review 10: a session call is cancelled when its HTTP client hangs up", "[hardening][review]")
 {
     http_server_process server(test_bin, { "--max-inflight-per-session", "1" });
     auto const session = http_initialize(server.port());
@@ -234,9 +234,8 @@ TEST_CASE("review 10: a session call is cancelled when its HTTP client hangs up"
     // The session's one in-flight place comes free once the call is cancelled.
     bool admitted = false;
     for (int i = 0; i < 50 && !admitted; ++i) {
-        auto echo = mcp_post(server.port(), call_request(std::to_string(10 + i), "Test_Echo",
-                                                R"({"n":1})"),
-            session);
+        auto echo = mcp_post(server.port(),
+            call_request(std::to_string(10 + i), "Test_Echo", R"({"n":1})"), session);
         admitted = echo.body.find("--max-inflight-per-session") == std::string::npos;
         if (!admitted) {
             std::this_thread::sleep_for(50ms);
@@ -308,15 +307,17 @@ TEST_CASE("review 15: an http:// VECTORDB_SERVER_URL off loopback is refused per
     "[hardening][review]")
 {
     spawn_options options;
-    options.env = { "VECTORDB_SERVER_URL=http://vectordb.example.test", "VECTORDB_API_KEY=k-123456" };
+    options.env
+        = { "VECTORDB_SERVER_URL=http://vectordb.example.test", "VECTORDB_API_KEY=k-123456" };
     child_process server(TOOLGATE_BIN, { "--toolkits", "VectorDbApi" }, options);
     CHECK(server.wait_stderr("VECTORDB_SERVER_URL is a plain http:// URL", 10s));
     REQUIRE(server.write_line(initialize_request("2025-11-25", "0")));
     REQUIRE(server.read_line(5s));
-    REQUIRE(server.write_line(call_request("1", "VectorDbApi_ListBackups",
-        R"({"backend_storage_system":"filesystem"})")));
+    REQUIRE(server.write_line(call_request(
+        "1", "VectorDbApi_ListBackups", R"({"backend_storage_system":"filesystem"})")));
     auto line = server.read_line(10s);
     REQUIRE(line);
-    CHECK_THAT(*line, Catch::Contains("VECTORDB_SERVER_URL") && Catch::Contains("--allow-insecure-upstream"));
+    CHECK_THAT(*line,
+        Catch::Contains("VECTORDB_SERVER_URL") && Catch::Contains("--allow-insecure-upstream"));
     CHECK_THAT(*line, !Catch::Contains("vectordb.example.test"));
 }

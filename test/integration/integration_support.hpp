@@ -21,30 +21,29 @@ inline std::string const toolgate_bin = TOOLGATE_BIN;
 
 inline std::string initialize_request(std::string const& version, std::string const& id = "0")
 {
-    return R"({"jsonrpc":"2.0","id":)" + id +
-           R"(,"method":"initialize","params":{"protocolVersion":")" + version +
-           R"(","capabilities":{},"clientInfo":{"name":"integration","version":"1"}}})";
+    return R"({"jsonrpc":"2.0","id":)" + id
+        + R"(,"method":"initialize","params":{"protocolVersion":")" + version
+        + R"(","capabilities":{},"clientInfo":{"name":"integration","version":"1"}}})";
 }
 
-inline std::string const initialized_notification =
-    R"({"jsonrpc":"2.0","method":"notifications/initialized"})";
+inline std::string const initialized_notification
+    = R"({"jsonrpc":"2.0","method":"notifications/initialized"})";
 
 /// `"_meta":{…}` claiming 2026-07-28 (or `version`), plus `extra` members.
-inline std::string modern_meta(std::string const& version = "2026-07-28",
-                               std::string const& extra = "")
+inline std::string modern_meta(
+    std::string const& version = "2026-07-28", std::string const& extra = "")
 {
-    return R"("_meta":{"io.modelcontextprotocol/protocolVersion":")" + version +
-           R"(","io.modelcontextprotocol/clientCapabilities":{},)"
-           R"("io.modelcontextprotocol/clientInfo":{"name":"integration","version":"1"})" +
-           extra + "}";
+    return R"("_meta":{"io.modelcontextprotocol/protocolVersion":")" + version
+        + R"(","io.modelcontextprotocol/clientCapabilities":{},)"
+          R"("io.modelcontextprotocol/clientInfo":{"name":"integration","version":"1"})"
+        + extra + "}";
 }
 
 inline std::string call_request(std::string const& id, std::string const& tool,
-                                std::string const& arguments = "{}",
-                                std::string const& meta = "")
+    std::string const& arguments = "{}", std::string const& meta = "")
 {
-    return R"({"jsonrpc":"2.0","id":)" + id + R"(,"method":"tools/call","params":{"name":")" +
-           tool + R"(","arguments":)" + arguments + (meta.empty() ? "" : "," + meta) + "}}";
+    return R"({"jsonrpc":"2.0","id":)" + id + R"(,"method":"tools/call","params":{"name":")" + tool
+        + R"(","arguments":)" + arguments + (meta.empty() ? "" : "," + meta) + "}}";
 }
 
 /// Parses one JSON-RPC 2.0 message text; fails the test when it is not one.
@@ -80,7 +79,7 @@ inline int error_code_of(json::value const& msg)
 class stdio_server {
 public:
     explicit stdio_server(std::vector<std::string> args = {}, std::string binary = test_bin,
-                          spawn_options options = {})
+        spawn_options options = {})
         : process_(std::move(binary), std::move(args), std::move(options))
     {
     }
@@ -110,8 +109,8 @@ public:
             REQUIRE(left.count() > 0);
             auto msg = next(left);
             REQUIRE(msg.has_value());
-            if (msg->is_object() && msg->as_object().contains("id") &&
-                !msg->as_object().contains("method") && msg->at("id") == id) {
+            if (msg->is_object() && msg->as_object().contains("id")
+                && !msg->as_object().contains("method") && msg->at("id") == id) {
                 return msg->as_object();
             }
             seen.push_back(std::move(*msg));
@@ -143,8 +142,8 @@ public:
     {
         std::vector<json::object> out;
         for (auto const& m : seen) {
-            if (m.is_object() && m.as_object().contains("method") && m.at("method").is_string() &&
-                m.at("method").as_string() == method) {
+            if (m.is_object() && m.as_object().contains("method") && m.at("method").is_string()
+                && m.at("method").as_string() == method) {
                 out.push_back(m.as_object());
             }
         }
@@ -161,9 +160,9 @@ private:
 // --- HTTP ------------------------------------------------------------------------------------
 
 inline header_pairs mcp_headers(std::string const& session = {},
-                                std::string const& accept = "application/json, text/event-stream")
+    std::string const& accept = "application/json, text/event-stream")
 {
-    header_pairs h{{"Content-Type", "application/json"}, {"Accept", accept}};
+    header_pairs h { { "Content-Type", "application/json" }, { "Accept", accept } };
     if (!session.empty()) {
         h.emplace_back("Mcp-Session-Id", session);
     }
@@ -172,8 +171,8 @@ inline header_pairs mcp_headers(std::string const& session = {},
 
 /// POST /mcp with the usual MCP headers plus `extra`.
 inline http_response mcp_post(std::uint16_t port, std::string const& body,
-                              std::string const& session = {}, header_pairs const& extra = {},
-                              std::string const& accept = "application/json, text/event-stream")
+    std::string const& session = {}, header_pairs const& extra = {},
+    std::string const& accept = "application/json, text/event-stream")
 {
     auto headers = mcp_headers(session, accept);
     headers.insert(headers.end(), extra.begin(), extra.end());
@@ -203,8 +202,8 @@ inline std::string http_initialize(std::uint16_t port, std::string const& versio
     REQUIRE(response.status == 200);
     auto const* id = response.header("mcp-session-id");
     REQUIRE(id != nullptr);
-    auto notified = mcp_post(port, initialized_notification, *id,
-                             {{"MCP-Protocol-Version", version}});
+    auto notified
+        = mcp_post(port, initialized_notification, *id, { { "MCP-Protocol-Version", version } });
     REQUIRE(notified.status == 202);
     return *id;
 }
@@ -212,7 +211,7 @@ inline std::string http_initialize(std::uint16_t port, std::string const& versio
 /// Headers a 2026-07-28 client sends for `method` (and `name` for tools/call).
 inline header_pairs modern_headers(std::string const& method, std::string const& name = {})
 {
-    header_pairs h{{"MCP-Protocol-Version", "2026-07-28"}, {"Mcp-Method", method}};
+    header_pairs h { { "MCP-Protocol-Version", "2026-07-28" }, { "Mcp-Method", method } };
     if (!name.empty()) {
         h.emplace_back("Mcp-Name", name);
     }

@@ -14,15 +14,15 @@ namespace {
 
 std::vector<std::string> store_at(toolgate::test::fake_platform const& platform)
 {
-    return {"--toolkits", "StoreApi", "--tool-mode", "full", "--base-url",
-            fmt::format("StoreApi=https://127.0.0.1:{}/store", platform.port()), "--ca-file",
-            toolgate::test::fake_platform::ca_file()};
+    return { "--toolkits", "StoreApi", "--tool-mode", "full", "--base-url",
+        fmt::format("StoreApi=https://127.0.0.1:{}/store", platform.port()), "--ca-file",
+        toolgate::test::fake_platform::ca_file() };
 }
 
 spawn_options with_token()
 {
     spawn_options options;
-    options.env = {"STORE_ACCESS_TOKEN=store-token-S3CR3T-for-the-platform"};
+    options.env = { "STORE_ACCESS_TOKEN=store-token-S3CR3T-for-the-platform" };
     return options;
 }
 
@@ -42,21 +42,22 @@ std::vector<std::string> messages(std::vector<json::object> const& notes)
 
 TEST_CASE("stdio: after logging/setLevel, a call logs its platform requests and a slow one "
           "reports progress, all before its result",
-          "[integration][notifications]")
+    "[integration][notifications]")
 {
     toolgate::test::fake_platform platform;
     toolgate::test::fake_response limited;
     limited.status = 429;
-    limited.headers = {{"Retry-After", "1"}};
+    limited.headers = { { "Retry-After", "1" } };
     platform.push(limited);
     stdio_server server(store_at(platform), toolgate_bin, with_token());
     server.initialize();
-    REQUIRE(server.request(R"({"jsonrpc":"2.0","id":1,"method":"logging/setLevel",)"
-                           R"("params":{"level":"info"}})",
-                           1)
+    REQUIRE(server
+                .request(R"({"jsonrpc":"2.0","id":1,"method":"logging/setLevel",)"
+                         R"("params":{"level":"info"}})",
+                    1)
                 .contains("result"));
-    server.send(call_request("2", "StoreApi_GetFolderDetails", folder_args,
-                             R"("_meta":{"progressToken":"p"})"));
+    server.send(call_request(
+        "2", "StoreApi_GetFolderDetails", folder_args, R"("_meta":{"progressToken":"p"})"));
     auto const answer = server.response(2);
     auto const* is_error = answer.at("result").as_object().if_contains("isError");
     CHECK((is_error == nullptr || *is_error == false));
@@ -68,8 +69,8 @@ TEST_CASE("stdio: after logging/setLevel, a call logs its platform requests and 
     }
     INFO(all);
     REQUIRE(texts.size() == 3); // 429, the wait, 200 (sending is debug: below info)
-    CHECK_THAT(texts[0], Catch::StartsWith("GET 127.0.0.1:") &&
-                             Catch::Contains("/store/folders/f1: 429 in"));
+    CHECK_THAT(texts[0],
+        Catch::StartsWith("GET 127.0.0.1:") && Catch::Contains("/store/folders/f1: 429 in"));
     CHECK(logs[0].at("params").at("level") == "warning");
     CHECK(logs[0].at("params").at("logger") == "StoreApi.GetFolderDetails");
     CHECK_THAT(texts[1], Catch::Contains("waiting 1 s before attempt 2 of 3"));
@@ -84,9 +85,10 @@ TEST_CASE("stdio: after logging/setLevel, a call logs its platform requests and 
 
     // Without a progressToken and at level error, the same call reports nothing.
     server.seen.clear();
-    REQUIRE(server.request(R"({"jsonrpc":"2.0","id":3,"method":"logging/setLevel",)"
-                           R"("params":{"level":"error"}})",
-                           3)
+    REQUIRE(server
+                .request(R"({"jsonrpc":"2.0","id":3,"method":"logging/setLevel",)"
+                         R"("params":{"level":"error"}})",
+                    3)
                 .contains("result"));
     platform.push(limited);
     server.send(call_request("4", "StoreApi_GetFolderDetails", folder_args));
@@ -94,8 +96,8 @@ TEST_CASE("stdio: after logging/setLevel, a call logs its platform requests and 
     CHECK(server.seen.empty());
 }
 
-TEST_CASE("stdio: without logging/setLevel no log notification is sent",
-          "[integration][notifications]")
+TEST_CASE(
+    "stdio: without logging/setLevel no log notification is sent", "[integration][notifications]")
 {
     toolgate::test::fake_platform platform;
     stdio_server server(store_at(platform), toolgate_bin, with_token());
@@ -107,14 +109,14 @@ TEST_CASE("stdio: without logging/setLevel no log notification is sent",
 
 TEST_CASE("http 2026-07-28: the per-request log level brings the call's logs on its event "
           "stream, and a refusal before sending is logged too",
-          "[integration][notifications]")
+    "[integration][notifications]")
 {
     toolgate::test::fake_platform platform;
     http_server_process server(toolgate_bin, store_at(platform), with_token());
     auto const meta = modern_meta("2026-07-28", R"(,"io.modelcontextprotocol/logLevel":"debug")");
-    auto response = mcp_post(server.port(), call_request("1", "StoreApi_GetFolderDetails",
-                                                         folder_args, meta),
-                             {}, modern_headers("tools/call", "StoreApi_GetFolderDetails"));
+    auto response
+        = mcp_post(server.port(), call_request("1", "StoreApi_GetFolderDetails", folder_args, meta),
+            {}, modern_headers("tools/call", "StoreApi_GetFolderDetails"));
     REQUIRE(response.status == 200);
     REQUIRE_THAT(*response.header("content-type"), Catch::StartsWith("text/event-stream"));
     auto events = sse_data(response.body);
@@ -126,14 +128,15 @@ TEST_CASE("http 2026-07-28: the per-request log level brings the call's logs on 
     CHECK(answered.at("params").at("data").at("status") == 200);
     CHECK(parse_rpc(events[2]).at("id") == 1);
 
-    auto refused = mcp_post(server.port(), call_request("2", "StoreApi_GetFolderDetails", "{}", meta),
-                            {}, modern_headers("tools/call", "StoreApi_GetFolderDetails"));
+    auto refused
+        = mcp_post(server.port(), call_request("2", "StoreApi_GetFolderDetails", "{}", meta), {},
+            modern_headers("tools/call", "StoreApi_GetFolderDetails"));
     REQUIRE(refused.status == 200);
     events = sse_data(refused.body);
     REQUIRE(events.size() == 2);
     auto const why = parse_rpc(events[0]);
     CHECK(why.at("params").at("level") == "warning");
     CHECK_THAT(std::string(why.at("params").at("data").at("message").as_string()),
-               Catch::StartsWith("not sent: ") && Catch::Contains("folder_unique_identifier"));
+        Catch::StartsWith("not sent: ") && Catch::Contains("folder_unique_identifier"));
     CHECK(platform.request_count() == 1);
 }

@@ -21,12 +21,12 @@ std::string const list_request = R"({"jsonrpc":"2.0","id":2,"method":"tools/list
 
 std::string modern_list(std::string const& id)
 {
-    return R"({"jsonrpc":"2.0","id":)" + id + R"(,"method":"tools/list","params":{)" +
-           modern_meta() + "}}";
+    return R"({"jsonrpc":"2.0","id":)" + id + R"(,"method":"tools/list","params":{)" + modern_meta()
+        + "}}";
 }
 
-http_response post_to(std::uint16_t port, std::string const& target, std::string const& body,
-                      header_pairs extra = {})
+http_response post_to(
+    std::uint16_t port, std::string const& target, std::string const& body, header_pairs extra = {})
 {
     auto headers = mcp_headers();
     headers.insert(headers.end(), extra.begin(), extra.end());
@@ -35,24 +35,25 @@ http_response post_to(std::uint16_t port, std::string const& target, std::string
 
 } // namespace
 
-TEST_CASE("discovery: 1150 tools are listed as three meta-tools in a few kilobytes",
-          "[discovery][stdio]")
+TEST_CASE(
+    "discovery: 1150 tools are listed as three meta-tools in a few kilobytes", "[discovery][stdio]")
 {
     stdio_server server({}, toolgate_bin);
     auto const init = server.initialize();
     CHECK_THAT(std::string(init.at("instructions").as_string()),
-               Catch::Contains("toolgate_search_tools") && Catch::Contains("1150 tools"));
+        Catch::Contains("toolgate_search_tools") && Catch::Contains("1150 tools"));
     server.send(list_request);
     auto const line = server.response(2);
     auto const names = listed_names(line);
-    CHECK(names == std::vector<std::string>{"toolgate_search_tools", "toolgate_describe_tools",
-                                            "toolgate_call_tool"});
+    CHECK(names
+        == std::vector<std::string> {
+            "toolgate_search_tools", "toolgate_describe_tools", "toolgate_call_tool" });
     CHECK(json::serialize(line).size() <= 6 * 1024);
     CHECK_THAT(server.process().stderr_text(), Catch::Contains("tool mode discovery (auto"));
 
     // Search, describe and call, all by the meta-tools; and the same call made directly.
     server.send(call_request("3", "toolgate_search_tools",
-                             R"({"query":"delete a webhook of a board","toolkit":"KanbanApi"})"));
+        R"({"query":"delete a webhook of a board","toolkit":"KanbanApi"})"));
     auto const found = server.response(3);
     auto const& hits = found.at("result").at("structuredContent").at("tools").as_array();
     REQUIRE_FALSE(hits.empty());
@@ -61,35 +62,38 @@ TEST_CASE("discovery: 1150 tools are listed as three meta-tools in a few kilobyt
     server.send(call_request("4", "toolgate_describe_tools", R"({"names":[")" + name + R"("]})"));
     auto const described = server.response(4);
     CHECK(described.at("result").at("structuredContent").at("tools").as_array().size() == 1);
-    server.send(call_request("5", "toolgate_call_tool", R"({"name":")" + name + R"(","arguments":{}})"));
+    server.send(
+        call_request("5", "toolgate_call_tool", R"({"name":")" + name + R"(","arguments":{}})"));
     server.send(call_request("6", name, "{}"));
     auto const via_meta = server.response(5);
     auto const direct = server.response(6);
     CHECK(via_meta.at("result") == direct.at("result"));
 }
 
-TEST_CASE("discovery: modes by flag, by the selection's size, and pinned tools", "[discovery][stdio]")
+TEST_CASE(
+    "discovery: modes by flag, by the selection's size, and pinned tools", "[discovery][stdio]")
 {
     SECTION("--tool-mode full lists the whole catalogue")
     {
-        stdio_server server({"--tool-mode", "full"}, toolgate_bin);
+        stdio_server server({ "--tool-mode", "full" }, toolgate_bin);
         server.initialize();
         server.send(list_request);
         CHECK(listed_names(server.response(2)).size() == 1150);
     }
     SECTION("auto lists a small selection in full")
     {
-        stdio_server server({"--toolkits", "CoreEngineApi"}, toolgate_bin);
+        stdio_server server({ "--toolkits", "CoreEngineApi" }, toolgate_bin);
         auto const init = server.initialize();
         CHECK_THAT(std::string(init.at("instructions").as_string()),
-                   Catch::Contains("All 29 tools are listed"));
+            Catch::Contains("All 29 tools are listed"));
         server.send(list_request);
         CHECK(listed_names(server.response(2)).size() == 29);
     }
     SECTION("--pin lists chosen tools beside the meta-tools")
     {
-        stdio_server server({"--pin", "KanbanApi.GetBoardMembers", "--pin", "DeployApi_ListAliases"},
-                            toolgate_bin);
+        stdio_server server(
+            { "--pin", "KanbanApi.GetBoardMembers", "--pin", "DeployApi_ListAliases" },
+            toolgate_bin);
         server.initialize();
         server.send(list_request);
         auto const names = listed_names(server.response(2));
@@ -100,15 +104,16 @@ TEST_CASE("discovery: modes by flag, by the selection's size, and pinned tools",
 
 TEST_CASE("discovery: --read-only hides and refuses tools that change data", "[discovery][stdio]")
 {
-    stdio_server server({"--read-only", "--toolkits", "KanbanApi:read,DeployApi"}, toolgate_bin);
+    stdio_server server({ "--read-only", "--toolkits", "KanbanApi:read,DeployApi" }, toolgate_bin);
     auto const init = server.initialize();
     CHECK_THAT(std::string(init.at("instructions").as_string()), Catch::Contains("read-only"));
     server.send(call_request("3", "DeployApi_DeleteProject", R"({"project_id_or_name":"p"})"));
     auto const refused = server.response(3);
     REQUIRE(refused.contains("error"));
     CHECK_THAT(std::string(refused.at("error").at("message").as_string()),
-               Catch::Contains("read-only") && Catch::Contains("--read-only"));
-    server.send(call_request("4", "toolgate_search_tools", R"({"query":"delete a project","limit":50})"));
+        Catch::Contains("read-only") && Catch::Contains("--read-only"));
+    server.send(
+        call_request("4", "toolgate_search_tools", R"({"query":"delete a project","limit":50})"));
     auto const found = server.response(4); // kept: the loop below reads into it
     for (auto const& hit : found.at("result").at("structuredContent").at("tools").as_array()) {
         CHECK(hit.at("read_only") == true);
@@ -122,8 +127,8 @@ TEST_CASE("discovery: per-connection choices over HTTP narrow what is served", "
 
     SECTION("query parameters: a toolset, the full mode, a private cache scope")
     {
-        auto const listed = post_to(port, "/mcp?toolkits=KanbanApi:read&mode=full", modern_list("1"),
-                                    modern_headers("tools/list"));
+        auto const listed = post_to(port, "/mcp?toolkits=KanbanApi:read&mode=full",
+            modern_list("1"), modern_headers("tools/list"));
         REQUIRE(listed.status == 200);
         auto const body = rpc_body(listed);
         auto const names = listed_names(body);
@@ -134,36 +139,38 @@ TEST_CASE("discovery: per-connection choices over HTTP narrow what is served", "
         CHECK(names.size() < 246);
         CHECK(body.at("result").at("cacheScope") == "private");
         // The server's own listing stays public and in discovery mode.
-        auto const own = rpc_body(post_to(port, "/mcp", modern_list("2"), modern_headers("tools/list")));
+        auto const own
+            = rpc_body(post_to(port, "/mcp", modern_list("2"), modern_headers("tools/list")));
         CHECK(own.at("result").at("cacheScope") == "public");
         CHECK(listed_names(own).size() == 3);
     }
     SECTION("a tool outside the connection's selection is unknown there")
     {
-        auto const body = R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"DeployApi_ListAliases","arguments":{},)" +
-                          modern_meta() + "}}";
-        auto const answer =
-            rpc_body(post_to(port, "/mcp?toolkits=KanbanApi", body,
-                             modern_headers("tools/call", "DeployApi_ListAliases")));
+        auto const body
+            = R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"DeployApi_ListAliases","arguments":{},)"
+            + modern_meta() + "}}";
+        auto const answer = rpc_body(post_to(port, "/mcp?toolkits=KanbanApi", body,
+            modern_headers("tools/call", "DeployApi_ListAliases")));
         CHECK(error_code_of(answer) == -32602);
         CHECK_THAT(std::string(answer.at("error").at("message").as_string()),
-                   Catch::Contains("Unknown tool"));
+            Catch::Contains("Unknown tool"));
     }
     SECTION("headers do the same, and the read-only choice refuses with the way out")
     {
         auto const session = http_initialize(port);
         auto const refused = rpc_body(mcp_post(port,
             call_request("4", "DeployApi_DeleteProject", R"({"project_id_or_name":"p"})"), session,
-            {{"MCP-Protocol-Version", "2025-11-25"}, {"Toolgate-Read-Only", "1"}}));
+            { { "MCP-Protocol-Version", "2025-11-25" }, { "Toolgate-Read-Only", "1" } }));
         CHECK_THAT(std::string(refused.at("error").at("message").as_string()),
-                   Catch::Contains("read-only"));
+            Catch::Contains("read-only"));
     }
     SECTION("bad choices get 400 naming the parameter")
     {
         auto const bad_mode = post_to(port, "/mcp?mode=everything", list_request);
         CHECK(bad_mode.status == 400);
         CHECK_THAT(bad_mode.body, Catch::Contains("`mode`"));
-        auto const bad_kit = post_to(port, "/mcp", list_request, {{"Toolgate-Toolkits", "NopeApi"}});
+        auto const bad_kit
+            = post_to(port, "/mcp", list_request, { { "Toolgate-Toolkits", "NopeApi" } });
         CHECK(bad_kit.status == 400);
         CHECK_THAT(bad_kit.body, Catch::Contains("NopeApi") && Catch::Contains("served"));
     }

@@ -16,16 +16,15 @@ std::string const list_request = R"({"jsonrpc":"2.0","id":2,"method":"tools/list
 std::string slow_call_with_token(std::string const& id, int ms, int steps)
 {
     return call_request(id, "Test_Slow",
-                        R"({"ms":)" + std::to_string(ms) + R"(,"steps":)" + std::to_string(steps) +
-                            "}",
-                        R"("_meta":{"progressToken":"tok"})");
+        R"({"ms":)" + std::to_string(ms) + R"(,"steps":)" + std::to_string(steps) + "}",
+        R"("_meta":{"progressToken":"tok"})");
 }
 
 } // namespace
 
 TEST_CASE("http: H11/H12: initialize issues an Mcp-Session-Id of visible ASCII, unique per "
           "session",
-          "[http]")
+    "[http]")
 {
     http_server_process server(test_bin);
     auto response = mcp_post(server.port(), initialize_request("2025-11-25", "1"));
@@ -48,10 +47,10 @@ TEST_CASE("http: L3: initialize over HTTP negotiates like stdio, never 2026-07-2
 {
     http_server_process server(test_bin);
     auto [requested, expected] = GENERATE(table<std::string, std::string>({
-        {"2025-03-26", "2025-03-26"},
-        {"2025-06-18", "2025-06-18"},
-        {"2024-01-01", "2025-11-25"},
-        {"2026-07-28", "2025-11-25"},
+        { "2025-03-26", "2025-03-26" },
+        { "2025-06-18", "2025-06-18" },
+        { "2024-01-01", "2025-11-25" },
+        { "2026-07-28", "2025-11-25" },
     }));
     auto body = rpc_body(mcp_post(server.port(), initialize_request(requested, "1")));
     CHECK(body.at("result").at("protocolVersion") == json::value(expected));
@@ -61,25 +60,24 @@ TEST_CASE("http: a session answers tools/list and tools/call", "[http]")
 {
     http_server_process server(test_bin);
     auto const session = http_initialize(server.port());
-    auto listed = mcp_post(server.port(), list_request, session,
-                           {{"MCP-Protocol-Version", "2025-11-25"}});
+    auto listed = mcp_post(
+        server.port(), list_request, session, { { "MCP-Protocol-Version", "2025-11-25" } });
     REQUIRE(listed.status == 200);
     CHECK(rpc_body(listed).at("result").at("tools").as_array().size() == 6);
     CHECK_FALSE(listed.has_header("mcp-session-id")); // issued once, at initialize
 
     auto called = mcp_post(server.port(), call_request("3", "Test_Echo", R"({"a":"b"})"), session,
-                           {{"MCP-Protocol-Version", "2025-11-25"}});
+        { { "MCP-Protocol-Version", "2025-11-25" } });
     REQUIRE(called.status == 200);
     CHECK(*called.header("content-type") == "application/json"); // H6: fast call, plain JSON
     CHECK(rpc_body(called).at("result").at("structuredContent").at("a") == "b");
 }
 
-TEST_CASE("http: H13/L1: a request without Mcp-Session-Id gets 400 (ping excepted, L9)",
-          "[http]")
+TEST_CASE("http: H13/L1: a request without Mcp-Session-Id gets 400 (ping excepted, L9)", "[http]")
 {
     http_server_process server(test_bin);
-    auto text = GENERATE(as<std::string>{}, list_request, call_request("3", "Test_Echo"),
-                         R"({"jsonrpc":"2.0","id":4,"method":"logging/setLevel","params":{"level":"info"}})");
+    auto text = GENERATE(as<std::string> {}, list_request, call_request("3", "Test_Echo"),
+        R"({"jsonrpc":"2.0","id":4,"method":"logging/setLevel","params":{"level":"info"}})");
     CAPTURE(text);
     auto response = mcp_post(server.port(), text);
     CHECK(response.status == 400);
@@ -99,14 +97,14 @@ TEST_CASE("http: H14: unknown, forged or tampered session ids get 404", "[http]"
     tampered.back() = tampered.back() == 'a' ? 'b' : 'a';
     auto other_payload = good;
     other_payload[4] = other_payload[4] == '1' ? '2' : '1';
-    for (auto const& id : {std::string("nope"), std::string("v1-2025-11-25-0-00.00"), tampered,
-                           other_payload, std::string(300, 'a')}) {
+    for (auto const& id : { std::string("nope"), std::string("v1-2025-11-25-0-00.00"), tampered,
+             other_payload, std::string(300, 'a') }) {
         CAPTURE(id);
         CHECK(mcp_post(server.port(), list_request, id).status == 404);
         // Notifications on an unknown session are refused too, and so is DELETE.
         CHECK(mcp_post(server.port(), initialized_notification, id).status == 404);
-        CHECK(http_request(server.port(), "DELETE", "/mcp", {{"Mcp-Session-Id", id}}).status ==
-              404);
+        CHECK(http_request(server.port(), "DELETE", "/mcp", { { "Mcp-Session-Id", id } }).status
+            == 404);
     }
     // The good one still works.
     CHECK(mcp_post(server.port(), list_request, good).status == 200);
@@ -117,11 +115,11 @@ TEST_CASE("http: H15: DELETE ends a session, later requests with its id get 404"
     http_server_process server(test_bin);
     auto const session = http_initialize(server.port());
     auto deleted = http_request(server.port(), "DELETE", "/mcp",
-                                {{"Mcp-Session-Id", session}, {"MCP-Protocol-Version", "2025-11-25"}});
+        { { "Mcp-Session-Id", session }, { "MCP-Protocol-Version", "2025-11-25" } });
     CHECK(deleted.status == 200); // not 204: the older Inspector's proxy cannot relay it
     CHECK(mcp_post(server.port(), list_request, session).status == 404);
-    CHECK(http_request(server.port(), "DELETE", "/mcp", {{"Mcp-Session-Id", session}}).status ==
-          404);
+    CHECK(http_request(server.port(), "DELETE", "/mcp", { { "Mcp-Session-Id", session } }).status
+        == 404);
     // DELETE without a session id is a bad request.
     CHECK(http_request(server.port(), "DELETE", "/mcp").status == 400);
 }
@@ -132,11 +130,11 @@ TEST_CASE("http: H15: DELETE cancels the session's call in flight", "[http]")
     auto const session = http_initialize(server.port());
     http_connection slow(server.port());
     slow.send(make_request(server.port(), "POST", "/mcp", mcp_headers(session),
-                           slow_call_with_token("9", 30000, 300)));
+        slow_call_with_token("9", 30000, 300)));
     // The first progress event shows the call is running (and registered in the session).
-    REQUIRE_THAT(slow.read_until("notifications/progress", 5s),
-                 Catch::Contains("notifications/progress"));
-    auto deleted = http_request(server.port(), "DELETE", "/mcp", {{"Mcp-Session-Id", session}});
+    REQUIRE_THAT(
+        slow.read_until("notifications/progress", 5s), Catch::Contains("notifications/progress"));
+    auto deleted = http_request(server.port(), "DELETE", "/mcp", { { "Mcp-Session-Id", session } });
     CHECK(deleted.status == 200);
     // The stream ends without an answer for the cancelled call (CN1).
     auto answer = slow.read_response(5s);
@@ -150,7 +148,7 @@ TEST_CASE("http: H15: DELETE cancels the session's call in flight", "[http]")
 
 TEST_CASE("http: H14: an idle session expires after --session-idle-timeout", "[http]")
 {
-    http_server_process server(test_bin, {"--session-idle-timeout", "1"});
+    http_server_process server(test_bin, { "--session-idle-timeout", "1" });
     auto const session = http_initialize(server.port());
     // Used more often than the timeout, it stays alive past it.
     for (int i = 0; i < 3; ++i) {
@@ -167,10 +165,10 @@ TEST_CASE("http: H5: notifications and posted responses get 202 with an empty bo
 {
     http_server_process server(test_bin);
     auto const session = http_initialize(server.port());
-    auto text = GENERATE(as<std::string>{}, initialized_notification,
-                         R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":77}})",
-                         R"({"jsonrpc":"2.0","id":5,"result":{}})",
-                         R"({"jsonrpc":"2.0","id":"x","error":{"code":-1,"message":"no"}})");
+    auto text = GENERATE(as<std::string> {}, initialized_notification,
+        R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":77}})",
+        R"({"jsonrpc":"2.0","id":5,"result":{}})",
+        R"({"jsonrpc":"2.0","id":"x","error":{"code":-1,"message":"no"}})");
     CAPTURE(text);
     auto response = mcp_post(server.port(), text, session);
     CHECK(response.status == 202);
@@ -183,11 +181,11 @@ TEST_CASE("http: H17: an unsupported or malformed MCP-Protocol-Version gets 400"
 {
     http_server_process server(test_bin);
     auto const session = http_initialize(server.port());
-    auto version = GENERATE(as<std::string>{}, "1999-01-01", "2024-11-05", "banana", "",
-                            "2025-11-25x");
+    auto version
+        = GENERATE(as<std::string> {}, "1999-01-01", "2024-11-05", "banana", "", "2025-11-25x");
     CAPTURE(version);
-    auto response =
-        mcp_post(server.port(), list_request, session, {{"MCP-Protocol-Version", version}});
+    auto response
+        = mcp_post(server.port(), list_request, session, { { "MCP-Protocol-Version", version } });
     CHECK(response.status == 400);
 }
 
@@ -195,9 +193,9 @@ TEST_CASE("http: H18: a supported version other than the negotiated one is serve
 {
     http_server_process server(test_bin);
     auto const session = http_initialize(server.port(), "2025-11-25");
-    auto version = GENERATE(as<std::string>{}, "2025-03-26", "2025-06-18", "2025-11-25");
-    auto response =
-        mcp_post(server.port(), list_request, session, {{"MCP-Protocol-Version", version}});
+    auto version = GENERATE(as<std::string> {}, "2025-03-26", "2025-06-18", "2025-11-25");
+    auto response
+        = mcp_post(server.port(), list_request, session, { { "MCP-Protocol-Version", version } });
     CHECK(response.status == 200);
     // The session's revision still decides: 2025-11-25 listings carry titles.
     CHECK(rpc_body(response).at("result").at("tools").at(0).as_object().contains("title"));
@@ -207,30 +205,31 @@ TEST_CASE("http: H18: a supported version other than the negotiated one is serve
 
 TEST_CASE("http: H26: a hostile Origin gets 403, loopback origins are allowed", "[http]")
 {
-    http_server_process server(test_bin, {"--allowed-origin", "https://app.example"});
+    http_server_process server(test_bin, { "--allowed-origin", "https://app.example" });
     SECTION("hostile")
     {
-        auto origin = GENERATE(as<std::string>{}, "http://evil.example", "null",
-                               "http://localhost.evil.example", "http://127.0.0.1.nip.io",
-                               "file://", "http://localhost:3000/path");
+        auto origin = GENERATE(as<std::string> {}, "http://evil.example", "null",
+            "http://localhost.evil.example", "http://127.0.0.1.nip.io", "file://",
+            "http://localhost:3000/path");
         CAPTURE(origin);
-        auto response = mcp_post(server.port(), initialize_request("2025-11-25", "1"), {},
-                                 {{"Origin", origin}});
+        auto response = mcp_post(
+            server.port(), initialize_request("2025-11-25", "1"), {}, { { "Origin", origin } });
         CHECK(response.status == 403);
         CHECK_FALSE(response.has_header("mcp-session-id"));
         // Everywhere, not only on initialize.
         CHECK(mcp_post(server.port(), R"({"jsonrpc":"2.0","id":1,"method":"ping"})", {},
-                       {{"Origin", origin}})
-                  .status == 403);
+                  { { "Origin", origin } })
+                  .status
+            == 403);
     }
     SECTION("allowed")
     {
-        auto origin = GENERATE(as<std::string>{}, "http://localhost", "http://localhost:3000",
-                               "https://localhost:6274", "http://127.0.0.1:8080",
-                               "http://[::1]:5173", "https://app.example");
+        auto origin = GENERATE(as<std::string> {}, "http://localhost", "http://localhost:3000",
+            "https://localhost:6274", "http://127.0.0.1:8080", "http://[::1]:5173",
+            "https://app.example");
         CAPTURE(origin);
-        auto response = mcp_post(server.port(), initialize_request("2025-11-25", "1"), {},
-                                 {{"Origin", origin}});
+        auto response = mcp_post(
+            server.port(), initialize_request("2025-11-25", "1"), {}, { { "Origin", origin } });
         CHECK(response.status == 200);
     }
 }
@@ -241,24 +240,25 @@ TEST_CASE("http: H27: a foreign Host gets 403 (DNS rebinding), loopback names pa
     auto const port = std::to_string(server.port());
     SECTION("foreign")
     {
-        auto host = GENERATE(as<std::string>{}, "evil.example", "evil.example:80",
-                             "attacker.localhost.example");
+        auto host = GENERATE(
+            as<std::string> {}, "evil.example", "evil.example:80", "attacker.localhost.example");
         CAPTURE(host);
-        auto response = mcp_post(server.port(), R"({"jsonrpc":"2.0","id":1,"method":"ping"})", {},
-                                 {{"Host", host}});
+        auto response = mcp_post(
+            server.port(), R"({"jsonrpc":"2.0","id":1,"method":"ping"})", {}, { { "Host", host } });
         CHECK(response.status == 403);
         // Even with a friendly Origin (the conformance check sends hostile Host + Origin).
         CHECK(mcp_post(server.port(), R"({"jsonrpc":"2.0","id":1,"method":"ping"})", {},
-                       {{"Host", host}, {"Origin", "http://localhost"}})
-                  .status == 403);
+                  { { "Host", host }, { "Origin", "http://localhost" } })
+                  .status
+            == 403);
     }
     SECTION("loopback")
     {
         auto host = GENERATE_COPY(values<std::string>(
-            {"localhost:" + port, "127.0.0.1:" + port, "[::1]:" + port, "localhost"}));
+            { "localhost:" + port, "127.0.0.1:" + port, "[::1]:" + port, "localhost" }));
         CAPTURE(host);
         auto response = mcp_post(server.port(), R"({"jsonrpc":"2.0","id":1,"method":"ping"})", {},
-                                 {{"Host", host}, {"Origin", "http://localhost:" + port}});
+            { { "Host", host }, { "Origin", "http://localhost:" + port } });
         CHECK(response.status == 200);
     }
 }
@@ -267,12 +267,10 @@ TEST_CASE("http: H19: GET /mcp gets 405 with an Allow header", "[http]")
 {
     http_server_process server(test_bin);
     auto const session = http_initialize(server.port());
-    for (auto const& headers :
-         {header_pairs{{"Accept", "text/event-stream"}},
-          header_pairs{{"Accept", "text/event-stream"}, {"Mcp-Session-Id", session}},
-          header_pairs{{"Accept", "text/event-stream"},
-                       {"Mcp-Session-Id", session},
-                       {"Last-Event-ID", "1"}}}) {
+    for (auto const& headers : { header_pairs { { "Accept", "text/event-stream" } },
+             header_pairs { { "Accept", "text/event-stream" }, { "Mcp-Session-Id", session } },
+             header_pairs { { "Accept", "text/event-stream" }, { "Mcp-Session-Id", session },
+                 { "Last-Event-ID", "1" } } }) {
         auto response = http_request(server.port(), "GET", "/mcp", headers);
         CHECK(response.status == 405);
         REQUIRE(response.has_header("allow"));
@@ -286,34 +284,32 @@ TEST_CASE("http: H19: GET /mcp gets 405 with an Allow header", "[http]")
 TEST_CASE("http: H4: a POST whose Content-Type is not JSON gets 415", "[http]")
 {
     http_server_process server(test_bin);
-    auto type = GENERATE(as<std::string>{}, "text/plain", "application/x-www-form-urlencoded",
-                         "multipart/form-data; boundary=x", "");
+    auto type = GENERATE(as<std::string> {}, "text/plain", "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x", "");
     CAPTURE(type);
-    header_pairs headers{{"Accept", "application/json, text/event-stream"}};
+    header_pairs headers { { "Accept", "application/json, text/event-stream" } };
     if (!type.empty()) {
         headers.emplace_back("Content-Type", type);
     }
-    auto response = http_request(server.port(), "POST", "/mcp", headers,
-                                 R"({"jsonrpc":"2.0","id":1,"method":"ping"})");
+    auto response = http_request(
+        server.port(), "POST", "/mcp", headers, R"({"jsonrpc":"2.0","id":1,"method":"ping"})");
     CHECK(response.status == 415);
     // With a charset parameter JSON is fine.
     auto ok = http_request(server.port(), "POST", "/mcp",
-                           {{"Content-Type", "application/json; charset=utf-8"},
-                            {"Accept", "application/json"}},
-                           R"({"jsonrpc":"2.0","id":1,"method":"ping"})");
+        { { "Content-Type", "application/json; charset=utf-8" }, { "Accept", "application/json" } },
+        R"({"jsonrpc":"2.0","id":1,"method":"ping"})");
     CHECK(ok.status == 200);
 }
 
-TEST_CASE("http: H3: an Accept that allows neither JSON nor SSE gets 406, */* is fine",
-          "[http]")
+TEST_CASE("http: H3: an Accept that allows neither JSON nor SSE gets 406, */* is fine", "[http]")
 {
     http_server_process server(test_bin);
     std::string const ping = R"({"jsonrpc":"2.0","id":1,"method":"ping"})";
-    auto bad = GENERATE(as<std::string>{}, "text/html", "image/png", "application/xml");
+    auto bad = GENERATE(as<std::string> {}, "text/html", "image/png", "application/xml");
     CAPTURE(bad);
     CHECK(mcp_post(server.port(), ping, {}, {}, bad).status == 406);
-    for (auto good : {"*/*", "application/json", "text/event-stream",
-                      "application/json, text/event-stream", "text/html, */*;q=0.1"}) {
+    for (auto good : { "*/*", "application/json", "text/event-stream",
+             "application/json, text/event-stream", "text/html, */*;q=0.1" }) {
         CAPTURE(good);
         CHECK(mcp_post(server.port(), ping, {}, {}, good).status == 200);
     }
@@ -321,19 +317,17 @@ TEST_CASE("http: H3: an Accept that allows neither JSON nor SSE gets 406, */* is
 
 TEST_CASE("http: H4: a body over --max-body-bytes gets 413", "[http]")
 {
-    http_server_process server(test_bin, {"--max-body-bytes", "1024"});
+    http_server_process server(test_bin, { "--max-body-bytes", "1024" });
     auto const session = http_initialize(server.port());
-    std::string const big = call_request("1", "Test_Echo", R"({"pad":")" + std::string(2000, 'x') +
-                                                               R"("})");
+    std::string const big
+        = call_request("1", "Test_Echo", R"({"pad":")" + std::string(2000, 'x') + R"("})");
     CHECK(mcp_post(server.port(), big, session).status == 413);
     // Without a Content-Length (chunked), the limit is found while reading the body.
     auto chunked = http_request(server.port(), "POST", "/mcp",
-                                {{"Content-Type", "application/json"},
-                                 {"Accept", "application/json"},
-                                 {"Mcp-Session-Id", session},
-                                 {"Transfer-Encoding", "chunked"},
-                                 {"Content-Length", ""}},
-                                "7d0\r\n" + std::string(2000, ' ') + "\r\n0\r\n\r\n");
+        { { "Content-Type", "application/json" }, { "Accept", "application/json" },
+            { "Mcp-Session-Id", session }, { "Transfer-Encoding", "chunked" },
+            { "Content-Length", "" } },
+        "7d0\r\n" + std::string(2000, ' ') + "\r\n0\r\n\r\n");
     CHECK(chunked.status == 413);
     // A body within the limit still works, on the same server.
     std::string const small = call_request("2", "Test_Echo", R"({"pad":"x"})");
@@ -345,21 +339,23 @@ TEST_CASE("http: GET /healthz answers 200, unknown paths get 404", "[http]")
     http_server_process server(test_bin);
     auto health = http_request(server.port(), "GET", "/healthz");
     CHECK(health.status == 200);
-    for (auto path : {"/", "/nope", "/mcp/extra", "/MCP", "/sse"}) {
+    for (auto path : { "/", "/nope", "/mcp/extra", "/MCP", "/sse" }) {
         CAPTURE(path);
         CHECK(http_request(server.port(), "POST", path, mcp_headers(),
-                           R"({"jsonrpc":"2.0","id":1,"method":"ping"})")
-                  .status == 404);
+                  R"({"jsonrpc":"2.0","id":1,"method":"ping"})")
+                  .status
+            == 404);
     }
     // A query string does not change the path.
     CHECK(http_request(server.port(), "POST", "/mcp?x=1", mcp_headers(),
-                       R"({"jsonrpc":"2.0","id":1,"method":"ping"})")
-              .status == 200);
+              R"({"jsonrpc":"2.0","id":1,"method":"ping"})")
+              .status
+        == 200);
 }
 
 TEST_CASE("http: a custom --path serves MCP there and nowhere else", "[http]")
 {
-    http_server_process server(test_bin, {"--path", "/api/mcp"});
+    http_server_process server(test_bin, { "--path", "/api/mcp" });
     std::string const ping = R"({"jsonrpc":"2.0","id":1,"method":"ping"})";
     CHECK(http_request(server.port(), "POST", "/api/mcp", mcp_headers(), ping).status == 200);
     CHECK(http_request(server.port(), "POST", "/mcp", mcp_headers(), ping).status == 404);
@@ -382,7 +378,7 @@ TEST_CASE("http: malformed bodies: -32700 and -32600 with status 400", "[http]")
 
 TEST_CASE("http: PG5/H7/H10: with SSE accepted and a progressToken, progress events precede "
           "the result on a text/event-stream answer",
-          "[http]")
+    "[http]")
 {
     http_server_process server(test_bin);
     auto const session = http_initialize(server.port());
@@ -412,13 +408,12 @@ TEST_CASE("http: PG5/H7/H10: with SSE accepted and a progressToken, progress eve
     CHECK_FALSE(response.body.starts_with("id:"));
 }
 
-TEST_CASE("http: H3: a client accepting only JSON gets plain JSON and no progress (PG5)",
-          "[http]")
+TEST_CASE("http: H3: a client accepting only JSON gets plain JSON and no progress (PG5)", "[http]")
 {
     http_server_process server(test_bin);
     auto const session = http_initialize(server.port());
-    auto response = mcp_post(server.port(), slow_call_with_token("1", 200, 4), session, {},
-                             "application/json");
+    auto response = mcp_post(
+        server.port(), slow_call_with_token("1", 200, 4), session, {}, "application/json");
     REQUIRE(response.status == 200);
     CHECK(*response.header("content-type") == "application/json");
     auto body = parse_rpc(response.body);
@@ -431,8 +426,8 @@ TEST_CASE("http: LG7: log messages of a call travel on its SSE stream", "[http]"
     http_server_process server(test_bin);
     auto const session = http_initialize(server.port());
     auto set = mcp_post(server.port(),
-                        R"({"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"alert"}})",
-                        session);
+        R"({"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"alert"}})",
+        session);
     REQUIRE(set.status == 200);
     CHECK(rpc_body(set).at("result") == json::object());
     auto response = mcp_post(server.port(), call_request("2", "Test_Log"), session);
@@ -455,10 +450,10 @@ TEST_CASE("http: B1: a batch in a 2025-03-26 session gets an array", "[http]")
     http_server_process server(test_bin);
     auto const session = http_initialize(server.port(), "2025-03-26");
     auto response = mcp_post(server.port(),
-                             R"([{"jsonrpc":"2.0","id":1,"method":"ping"},)"
-                             R"({"jsonrpc":"2.0","method":"notifications/x"},)"
-                             R"({"jsonrpc":"2.0","id":2,"method":"tools/list"}])",
-                             session);
+        R"([{"jsonrpc":"2.0","id":1,"method":"ping"},)"
+        R"({"jsonrpc":"2.0","method":"notifications/x"},)"
+        R"({"jsonrpc":"2.0","id":2,"method":"tools/list"}])",
+        session);
     REQUIRE(response.status == 200);
     auto body = parse_rpc(response.body);
     REQUIRE(body.is_array());
@@ -467,16 +462,16 @@ TEST_CASE("http: B1: a batch in a 2025-03-26 session gets an array", "[http]")
     CHECK(body.at(1).at("id") == 2);
     CHECK_FALSE(body.at(1).at("result").at("tools").at(0).as_object().contains("title"));
 
-    auto only_notes = mcp_post(server.port(),
-                               R"([{"jsonrpc":"2.0","method":"notifications/x"}])", session);
+    auto only_notes
+        = mcp_post(server.port(), R"([{"jsonrpc":"2.0","method":"notifications/x"}])", session);
     CHECK(only_notes.status == 202);
 }
 
 TEST_CASE("http: B2: a batch in a 2025-11-25 session or without a session gets 400", "[http]")
 {
     http_server_process server(test_bin);
-    std::string const batch =
-        R"([{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}])";
+    std::string const batch
+        = R"([{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}])";
     auto const session = http_initialize(server.port(), "2025-11-25");
     auto response = mcp_post(server.port(), batch, session);
     CHECK(response.status == 400);
@@ -484,12 +479,12 @@ TEST_CASE("http: B2: a batch in a 2025-11-25 session or without a session gets 4
     CHECK(mcp_post(server.port(), batch).status == 400);
 }
 
-TEST_CASE("http: §2 rule 3: initialize with MCP-Protocol-Version 2026-07-28 gets 400 -32020",
-          "[http]")
+TEST_CASE(
+    "http: §2 rule 3: initialize with MCP-Protocol-Version 2026-07-28 gets 400 -32020", "[http]")
 {
     http_server_process server(test_bin);
     auto response = mcp_post(server.port(), initialize_request("2025-11-25", "1"), {},
-                             {{"MCP-Protocol-Version", "2026-07-28"}});
+        { { "MCP-Protocol-Version", "2026-07-28" } });
     CHECK(response.status == 400);
     auto body = rpc_body(response);
     CHECK(error_code_of(body) == -32020);
@@ -503,16 +498,15 @@ TEST_CASE("http: keep-alive connections carry several requests", "[http]")
     http_connection connection(server.port());
     for (int i = 1; i <= 3; ++i) {
         REQUIRE(connection.send(make_request(server.port(), "POST", "/mcp", mcp_headers(),
-                                             R"({"jsonrpc":"2.0","id":)" + std::to_string(i) +
-                                                 R"(,"method":"ping"})")));
+            R"({"jsonrpc":"2.0","id":)" + std::to_string(i) + R"(,"method":"ping"})")));
         auto response = connection.read_response(5s);
         REQUIRE(response.status == 200);
         CHECK(parse_rpc(response.body).at("id") == i);
     }
 }
 
-TEST_CASE("http: L7: initialize on a live session gets 400, without the id it opens another",
-          "[http]")
+TEST_CASE(
+    "http: L7: initialize on a live session gets 400, without the id it opens another", "[http]")
 {
     http_server_process server(test_bin);
     auto const session = http_initialize(server.port());
@@ -522,7 +516,7 @@ TEST_CASE("http: L7: initialize on a live session gets 400, without the id it op
     CHECK_FALSE(again.has_header("mcp-session-id"));
     CHECK(mcp_post(server.port(), list_request, session).status == 200); // still alive
     // After DELETE (or with an unknown id) initialize starts afresh (H14: re-initialize).
-    http_request(server.port(), "DELETE", "/mcp", {{"Mcp-Session-Id", session}});
+    http_request(server.port(), "DELETE", "/mcp", { { "Mcp-Session-Id", session } });
     auto fresh = mcp_post(server.port(), initialize_request("2025-11-25", "10"), session);
     CHECK(fresh.status == 200);
     CHECK(fresh.has_header("mcp-session-id"));

@@ -4,9 +4,8 @@
 #include "integration_support.hpp"
 
 #include <atomic>
-#include <thread>
-
 #include <csignal>
+#include <thread>
 
 using namespace toolgate::testing;
 namespace json = boost::json;
@@ -21,16 +20,16 @@ std::string const ping_request = R"({"jsonrpc":"2.0","id":1,"method":"ping"})";
 
 TEST_CASE("http: a session id issued by one process is accepted by another with the same "
           "--session-key and refused by one with another key",
-          "[http][sessions]")
+    "[http][sessions]")
 {
-    http_server_process first(test_bin, {"--session-key", "shared-secret-1"});
-    http_server_process replica(test_bin, {"--session-key", "shared-secret-1"});
-    http_server_process stranger(test_bin, {"--session-key", "another-secret"});
+    http_server_process first(test_bin, { "--session-key", "shared-secret-1" });
+    http_server_process replica(test_bin, { "--session-key", "shared-secret-1" });
+    http_server_process stranger(test_bin, { "--session-key", "another-secret" });
     http_server_process random_key(test_bin);
 
     auto const session = http_initialize(first.port(), "2025-03-26");
-    auto on_replica = mcp_post(replica.port(), list_request, session,
-                               {{"MCP-Protocol-Version", "2025-03-26"}});
+    auto on_replica = mcp_post(
+        replica.port(), list_request, session, { { "MCP-Protocol-Version", "2025-03-26" } });
     REQUIRE(on_replica.status == 200);
     // The replica keeps the negotiated revision the id carries: no titles for 2025-03-26.
     CHECK_FALSE(rpc_body(on_replica).at("result").at("tools").at(0).as_object().contains("title"));
@@ -39,27 +38,27 @@ TEST_CASE("http: a session id issued by one process is accepted by another with 
     CHECK(mcp_post(random_key.port(), list_request, session).status == 404);
 
     // A DELETE on the replica is final there; the issuing process keeps its own session.
-    CHECK(http_request(replica.port(), "DELETE", "/mcp", {{"Mcp-Session-Id", session}}).status ==
-          200);
+    CHECK(http_request(replica.port(), "DELETE", "/mcp", { { "Mcp-Session-Id", session } }).status
+        == 200);
     CHECK(mcp_post(replica.port(), list_request, session).status == 404);
     CHECK(mcp_post(first.port(), list_request, session).status == 200);
 }
 
 TEST_CASE("http: a client that disconnects mid-call does not break the server (CN4)",
-          "[http][robustness]")
+    "[http][robustness]")
 {
     http_server_process server(test_bin);
     auto const session = http_initialize(server.port());
     int round = 0;
-    for (auto accept : {"application/json", "application/json, text/event-stream"}) {
+    for (auto accept : { "application/json", "application/json, text/event-stream" }) {
         CAPTURE(accept);
         auto const id = std::to_string(70 + round++);
         {
             http_connection gone(server.port());
-            REQUIRE(gone.send(make_request(
-                server.port(), "POST", "/mcp", mcp_headers(session, accept),
-                call_request(id, "Test_Slow", R"({"ms":5000,"steps":50})",
-                             R"("_meta":{"progressToken":1})"))));
+            REQUIRE(
+                gone.send(make_request(server.port(), "POST", "/mcp", mcp_headers(session, accept),
+                    call_request(id, "Test_Slow", R"({"ms":5000,"steps":50})",
+                        R"("_meta":{"progressToken":1})"))));
             if (std::string(accept).find("event-stream") != std::string::npos) {
                 // Mid-stream: after the first event.
                 REQUIRE_THAT(gone.read_until("progress", 5s), Catch::Contains("progress"));
@@ -69,7 +68,8 @@ TEST_CASE("http: a client that disconnects mid-call does not break the server (C
                 // be refused instead of running.
                 auto const deadline = std::chrono::steady_clock::now() + 5s;
                 while (http_request(server.port(), "GET", "/metrics")
-                           .body.find("\ntoolgate_tool_calls_in_flight 1\n") == std::string::npos) {
+                           .body.find("\ntoolgate_tool_calls_in_flight 1\n")
+                    == std::string::npos) {
                     REQUIRE(std::chrono::steady_clock::now() < deadline);
                     std::this_thread::sleep_for(10ms);
                 }
@@ -99,11 +99,11 @@ TEST_CASE("http: a client that disconnects mid-call does not break the server (C
 }
 
 TEST_CASE("http: 32 concurrent clients, each initialize + tools/call, are all answered",
-          "[http][robustness]")
+    "[http][robustness]")
 {
     http_server_process server(test_bin);
     constexpr int clients = 32;
-    std::atomic<int> answered{0};
+    std::atomic<int> answered { 0 };
     std::vector<std::string> failures(clients);
     std::vector<std::thread> threads;
     for (int i = 0; i < clients; ++i) {
@@ -117,10 +117,10 @@ TEST_CASE("http: 32 concurrent clients, each initialize + tools/call, are all an
                 }
                 auto const args = R"({"client":)" + std::to_string(i) + "}";
                 auto call = mcp_post(server.port(),
-                                     call_request(std::to_string(i), i % 4 == 0 ? "Test_Slow" : "Test_Echo",
-                                                  i % 4 == 0 ? R"({"ms":200,"steps":2})" : args,
-                                                  i % 8 == 0 ? R"("_meta":{"progressToken":1})" : ""),
-                                     *session);
+                    call_request(std::to_string(i), i % 4 == 0 ? "Test_Slow" : "Test_Echo",
+                        i % 4 == 0 ? R"({"ms":200,"steps":2})" : args,
+                        i % 8 == 0 ? R"("_meta":{"progressToken":1})" : ""),
+                    *session);
                 if (call.status != 200) {
                     failures[i] = "call: " + std::to_string(call.status);
                     return;
@@ -157,9 +157,9 @@ TEST_CASE("http: 32 concurrent clients, each initialize + tools/call, are all an
 
 TEST_CASE("http: a client stalling inside its headers does not stall others and is cut by "
           "--header-timeout",
-          "[http][robustness]")
+    "[http][robustness]")
 {
-    http_server_process server(test_bin, {"--header-timeout", "1"});
+    http_server_process server(test_bin, { "--header-timeout", "1" });
     http_connection stalled(server.port());
     REQUIRE(stalled.send("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: appl"));
     // Others are served at once while it stalls.
@@ -175,10 +175,9 @@ TEST_CASE("http: a client stalling inside its headers does not stall others and 
     CHECK(took < 4s);
 }
 
-TEST_CASE("http: a client stalling inside its body is cut by --body-timeout",
-          "[http][robustness]")
+TEST_CASE("http: a client stalling inside its body is cut by --body-timeout", "[http][robustness]")
 {
-    http_server_process server(test_bin, {"--body-timeout", "1"});
+    http_server_process server(test_bin, { "--body-timeout", "1" });
     http_connection stalled(server.port());
     REQUIRE(stalled.send("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
                          "application/json\r\nContent-Length: 100\r\n\r\n{\"jsonrpc\""));
@@ -190,7 +189,7 @@ TEST_CASE("http: a client stalling inside its body is cut by --body-timeout",
 }
 
 TEST_CASE("http: a connection that sends garbage is closed without affecting others",
-          "[http][robustness]")
+    "[http][robustness]")
 {
     http_server_process server(test_bin);
     http_connection garbage(server.port());
@@ -203,9 +202,8 @@ TEST_CASE("http: oversized headers get 431", "[http][robustness]")
 {
     http_server_process server(test_bin);
     auto response = http_request(server.port(), "POST", "/mcp",
-                                 {{"Content-Type", "application/json"},
-                                  {"X-Filler", std::string(64 * 1024, 'f')}},
-                                 ping_request);
+        { { "Content-Type", "application/json" }, { "X-Filler", std::string(64 * 1024, 'f') } },
+        ping_request);
     CHECK(response.status == 431);
 }
 
@@ -224,8 +222,8 @@ TEST_CASE("http: --port 0 binds 127.0.0.1 by default (H28)", "[http]")
     CHECK_THAT(server.process().stderr_text(), Catch::Contains("http://127.0.0.1:"));
 }
 
-TEST_CASE("http: a full tools/list goes out gzip-compressed to clients that accept it",
-    "[http][gzip]")
+TEST_CASE(
+    "http: a full tools/list goes out gzip-compressed to clients that accept it", "[http][gzip]")
 {
     http_server_process server(toolgate_bin, { "--tool-mode", "full" }); // a 1150-tool page
     auto const session = http_initialize(server.port());
@@ -239,8 +237,8 @@ TEST_CASE("http: a full tools/list goes out gzip-compressed to clients that acce
 
     auto const encoding = GENERATE(as<std::string> {}, "gzip", "gzip, deflate, br", "*");
     CAPTURE(encoding);
-    auto const packed = mcp_post(server.port(), list_request, session,
-        { { "Accept-Encoding", encoding } });
+    auto const packed
+        = mcp_post(server.port(), list_request, session, { { "Accept-Encoding", encoding } });
     REQUIRE(packed.status == 200);
     REQUIRE(packed.header("content-encoding") != nullptr);
     CHECK(*packed.header("content-encoding") == "gzip");
@@ -251,14 +249,13 @@ TEST_CASE("http: a full tools/list goes out gzip-compressed to clients that acce
     CHECK(parse_rpc(*text) == plain_body);
 
     // Refused explicitly: identity.
-    auto const refused = mcp_post(server.port(), list_request, session,
-        { { "Accept-Encoding", "gzip;q=0, br" } });
+    auto const refused
+        = mcp_post(server.port(), list_request, session, { { "Accept-Encoding", "gzip;q=0, br" } });
     CHECK_FALSE(refused.has_header("content-encoding"));
     CHECK(refused.body == plain.body);
 }
 
-TEST_CASE("http: small answers and 2026-07-28 listings follow the same gzip rules",
-    "[http][gzip]")
+TEST_CASE("http: small answers and 2026-07-28 listings follow the same gzip rules", "[http][gzip]")
 {
     http_server_process server(toolgate_bin, { "--tool-mode", "full" });
     header_pairs const gzip { { "Accept-Encoding", "gzip" } };
@@ -269,8 +266,8 @@ TEST_CASE("http: small answers and 2026-07-28 listings follow the same gzip rule
     CHECK_FALSE(pong.has_header("content-encoding"));
     CHECK(rpc_body(pong).at("result").is_object());
 
-    auto const body = R"({"jsonrpc":"2.0","id":"m1","method":"tools/list","params":{)" +
-                      modern_meta() + "}}";
+    auto const body
+        = R"({"jsonrpc":"2.0","id":"m1","method":"tools/list","params":{)" + modern_meta() + "}}";
     auto headers = modern_headers("tools/list");
     auto const plain = mcp_post(server.port(), body, {}, headers, "application/json");
     headers.insert(headers.end(), gzip.begin(), gzip.end());
@@ -283,8 +280,8 @@ TEST_CASE("http: small answers and 2026-07-28 listings follow the same gzip rule
     CHECK(parse_rpc(*text) == rpc_body(plain));
 }
 
-TEST_CASE("http: every page of a paged tools/list is compressed on its own and decodes",
-    "[http][gzip]")
+TEST_CASE(
+    "http: every page of a paged tools/list is compressed on its own and decodes", "[http][gzip]")
 {
     http_server_process server(toolgate_bin, { "--page-size", "300", "--tool-mode", "full" });
     auto const session = http_initialize(server.port());
@@ -292,9 +289,10 @@ TEST_CASE("http: every page of a paged tools/list is compressed on its own and d
     std::string cursor;
     for (int page = 0; page < 10; ++page) {
         auto const params = cursor.empty() ? std::string("{}") : R"({"cursor":")" + cursor + "\"}";
-        auto const body = R"({"jsonrpc":"2.0","id":)" + std::to_string(10 + page) +
-                          R"(,"method":"tools/list","params":)" + params + "}";
-        auto const packed = mcp_post(server.port(), body, session, { { "Accept-Encoding", "gzip" } });
+        auto const body = R"({"jsonrpc":"2.0","id":)" + std::to_string(10 + page)
+            + R"(,"method":"tools/list","params":)" + params + "}";
+        auto const packed
+            = mcp_post(server.port(), body, session, { { "Accept-Encoding", "gzip" } });
         REQUIRE(packed.status == 200);
         REQUIRE(packed.header("content-encoding") != nullptr);
         auto const text = gunzip(packed.body);

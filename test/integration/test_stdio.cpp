@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <fstream>
 #include <thread>
-
 #include <unistd.h>
 
 using namespace toolgate::testing;
@@ -19,9 +18,7 @@ namespace {
 std::string slow_call(int id, int ms, int steps, std::string const& meta = "")
 {
     return call_request(std::to_string(id), "Test_Slow",
-                        R"({"ms":)" + std::to_string(ms) + R"(,"steps":)" + std::to_string(steps) +
-                            "}",
-                        meta);
+        R"({"ms":)" + std::to_string(ms) + R"(,"steps":)" + std::to_string(steps) + "}", meta);
 }
 
 std::string ping(int id)
@@ -44,15 +41,16 @@ TEST_CASE("stdio: initialize, tools/list and tools/call make a round trip", "[st
     for (auto const& t : tools) {
         names.emplace_back(t.at("name").as_string());
     }
-    CHECK(names == std::vector<std::string>{"Test_Echo", "Test_Slow", "Test_Fail", "Test_Log",
-                                            "Test_Throw", "Test_Array"});
+    CHECK(names
+        == std::vector<std::string> {
+            "Test_Echo", "Test_Slow", "Test_Fail", "Test_Log", "Test_Throw", "Test_Array" });
 
     auto called = server.request(call_request("2", "Test_Echo", R"({"x":[1,"two"]})"), 2);
     auto const& result = called.at("result").as_object();
     CHECK(result.at("structuredContent") == json::parse(R"({"x":[1,"two"]})"));
     CHECK(result.at("content").at(0).at("type") == "text");
-    CHECK(json::parse(result.at("content").at(0).at("text").as_string()) ==
-          json::parse(R"({"x":[1,"two"]})"));
+    CHECK(json::parse(result.at("content").at(0).at("text").as_string())
+        == json::parse(R"({"x":[1,"two"]})"));
     CHECK_FALSE(result.contains("isError"));
     CHECK(server.seen.empty()); // nothing unasked-for on stdout
 }
@@ -86,20 +84,20 @@ TEST_CASE("stdio: stdout carries only JSON-RPC lines, logs go to stderr (S3, LG8
     }
     CHECK(server.process().stdout_partial().empty()); // no unterminated output (S1)
     auto const& err = server.process().stderr_text();
-    CHECK_THAT(err, Catch::Contains("on stdio"));  // the start-up line went to stderr
+    CHECK_THAT(err, Catch::Contains("on stdio")); // the start-up line went to stderr
     CHECK_THAT(err, Catch::Contains("Test_Throw")); // and so did the tool failure
 }
 
 TEST_CASE("stdio: a failing tool is isError, a throwing tool is -32603, and the session "
           "goes on (TC4)",
-          "[stdio]")
+    "[stdio]")
 {
     stdio_server server;
     server.initialize();
     auto failed = server.request(call_request("1", "Test_Fail"), 1);
     CHECK(failed.at("result").at("isError") == true);
     CHECK_THAT(std::string(failed.at("result").at("content").at(0).at("text").as_string()),
-               Catch::Contains("always fails"));
+        Catch::Contains("always fails"));
     auto thrown = server.request(call_request("2", "Test_Throw"), 2);
     CHECK(error_code_of(thrown) == -32603);
     CHECK(server.request(ping(3), 3).at("result") == json::object());
@@ -140,10 +138,10 @@ TEST_CASE("stdio: a message split across several writes is read whole", "[stdio]
     CHECK(server.seen.empty());
 }
 
-TEST_CASE("stdio: a line over --max-line-bytes gets -32700 and the session continues (S6)",
-          "[stdio]")
+TEST_CASE(
+    "stdio: a line over --max-line-bytes gets -32700 and the session continues (S6)", "[stdio]")
 {
-    stdio_server server({"--max-line-bytes", "1024"});
+    stdio_server server({ "--max-line-bytes", "1024" });
     server.initialize();
     std::string big(3000, 'a');
     // Valid JSON, only too long; sent in two writes to cross read boundaries too.
@@ -155,24 +153,22 @@ TEST_CASE("stdio: a line over --max-line-bytes gets -32700 and the session conti
     REQUIRE(error.has_value());
     CHECK(error_code_of(*error) == -32700);
     CHECK(error->at("id").is_null());
-    CHECK_THAT(std::string(error->at("error").at("message").as_string()),
-               Catch::Contains("1024"));
+    CHECK_THAT(std::string(error->at("error").at("message").as_string()), Catch::Contains("1024"));
 
     // Just under the limit is fine; the session carries on.
-    std::string const fits = call_request("2", "Test_Echo", R"({"pad":")" + std::string(900, 'b') +
-                                                                R"("})");
+    std::string const fits
+        = call_request("2", "Test_Echo", R"({"pad":")" + std::string(900, 'b') + R"("})");
     REQUIRE(fits.size() < 1024);
     auto echoed = server.request(fits, 2);
     CHECK(echoed.at("result").at("structuredContent").at("pad").as_string().size() == 900);
     CHECK(server.seen.empty());
 }
 
-TEST_CASE("stdio: invalid JSON gets -32700 with id null and the session continues (S6)",
-          "[stdio]")
+TEST_CASE("stdio: invalid JSON gets -32700 with id null and the session continues (S6)", "[stdio]")
 {
     stdio_server server;
-    auto text = GENERATE(as<std::string>{}, "{", "not json at all", R"({"jsonrpc":"2.0",)",
-                         R"({"jsonrpc":"2.0","id":1,"method":"ping"}})");
+    auto text = GENERATE(as<std::string> {}, "{", "not json at all", R"({"jsonrpc":"2.0",)",
+        R"({"jsonrpc":"2.0","id":1,"method":"ping"}})");
     CAPTURE(text);
     server.send(text);
     auto error = server.next();
@@ -199,8 +195,8 @@ TEST_CASE("stdio: a valid JSON value that is not JSON-RPC gets -32600", "[stdio]
 TEST_CASE("stdio: L1: tools/list before initialize is -32600, ping works (L9)", "[stdio]")
 {
     stdio_server server;
-    CHECK(error_code_of(server.request(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})", 1)) ==
-          -32600);
+    CHECK(error_code_of(server.request(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})", 1))
+        == -32600);
     CHECK(server.request(ping(2), 2).at("result") == json::object());
 }
 
@@ -214,7 +210,7 @@ TEST_CASE("stdio: EOF on stdin ends the process with status 0 promptly (L10, S5)
 
 TEST_CASE("stdio: EOF with a slow call in flight cancels it and exits 0 promptly "
           "(DECISIONS Shutdown)",
-          "[stdio]")
+    "[stdio]")
 {
     stdio_server server;
     server.initialize();
@@ -233,7 +229,7 @@ TEST_CASE("stdio: EOF with a slow call in flight cancels it and exits 0 promptly
 
 TEST_CASE("stdio: SIGTERM lets a call in flight finish, then exits 0 (L10, DECISIONS "
           "Shutdown)",
-          "[stdio]")
+    "[stdio]")
 {
     stdio_server server;
     server.initialize();
@@ -247,10 +243,9 @@ TEST_CASE("stdio: SIGTERM lets a call in flight finish, then exits 0 (L10, DECIS
     CHECK(server.process().wait_exit(5s) == 0);
 }
 
-TEST_CASE("stdio: SIGTERM cancels a call that outlasts --shutdown-grace and exits 0",
-          "[stdio]")
+TEST_CASE("stdio: SIGTERM cancels a call that outlasts --shutdown-grace and exits 0", "[stdio]")
 {
-    stdio_server server({"--shutdown-grace", "1"});
+    stdio_server server({ "--shutdown-grace", "1" });
     server.initialize();
     server.send(slow_call(1, 60000, 600));
     server.send(ping(2));
@@ -263,18 +258,18 @@ TEST_CASE("stdio: SIGTERM cancels a call that outlasts --shutdown-grace and exit
 
 TEST_CASE("stdio: notifications/cancelled drops the answer of a slow call, later requests "
           "are still answered (CN1)",
-          "[stdio]")
+    "[stdio]")
 {
     stdio_server server;
     server.initialize();
-    auto id = GENERATE(as<std::string>{}, "7", R"("seven")");
+    auto id = GENERATE(as<std::string> {}, "7", R"("seven")");
     CAPTURE(id);
     // Call 7 would finish after ~400 ms; call 9 after ~1200 ms. If the cancel were ignored,
     // 7's answer would arrive before 9's.
-    server.send(call_request(id, "Test_Slow", R"({"ms":400,"steps":2})",
-                             R"("_meta":{"progressToken":"p7"})"));
-    server.send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":)" +
-                id + R"(,"reason":"test"}})");
+    server.send(call_request(
+        id, "Test_Slow", R"({"ms":400,"steps":2})", R"("_meta":{"progressToken":"p7"})"));
+    server.send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":)" + id
+        + R"(,"reason":"test"}})");
     server.send(slow_call(9, 1200, 2));
     server.send(ping(8));
     server.response(8);
@@ -284,7 +279,8 @@ TEST_CASE("stdio: notifications/cancelled drops the answer of a slow call, later
         CHECK_FALSE((obj.contains("id") && obj.at("id") == json::parse(id)));
     }
     // A cancel for an unknown or finished id is ignored (CN2): no answer, no error.
-    server.send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":12345}})");
+    server.send(
+        R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":12345}})");
     server.send(ping(10));
     auto next = server.next();
     REQUIRE(next.has_value());
@@ -304,7 +300,7 @@ TEST_CASE("stdio: a slow call does not hold up other requests", "[stdio]")
 
 TEST_CASE("stdio: progress notifications grow and precede the result only when a "
           "progressToken is given (PG1–PG3)",
-          "[stdio]")
+    "[stdio]")
 {
     stdio_server server;
     server.initialize();
@@ -350,17 +346,17 @@ TEST_CASE("stdio: logging/setLevel filters notifications/message (LG1–LG4)", "
     stdio_server server;
     server.initialize();
     auto [level, expected] = GENERATE(table<std::string, std::size_t>({
-        {"", 0}, // LG3: before any setLevel we send none
-        {"debug", 8},
-        {"warning", 5},
-        {"error", 4},
-        {"emergency", 1},
+        { "", 0 }, // LG3: before any setLevel we send none
+        { "debug", 8 },
+        { "warning", 5 },
+        { "error", 4 },
+        { "emergency", 1 },
     }));
     CAPTURE(level);
     if (!level.empty()) {
         auto set = server.request(
-            R"({"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":")" + level +
-                R"("}})",
+            R"({"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":")" + level
+                + R"("}})",
             1);
         CHECK(set.at("result") == json::object());
     }
@@ -383,19 +379,21 @@ TEST_CASE("stdio: an unknown log level is -32602 (LG2)", "[stdio]")
 {
     stdio_server server;
     server.initialize();
-    CHECK(error_code_of(server.request(
-              R"({"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"loud"}})",
-              1)) == -32602);
+    CHECK(
+        error_code_of(server.request(
+            R"({"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"loud"}})", 1))
+        == -32602);
 }
 
 TEST_CASE("stdio: a batch in a 2025-03-26 session is answered with an array (B1)", "[stdio]")
 {
     stdio_server server;
     server.initialize("2025-03-26");
-    server.send(R"([{"jsonrpc":"2.0","id":1,"method":"ping"},)"
-                R"({"jsonrpc":"2.0","method":"notifications/whatever"},)"
-                R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"Test_Echo","arguments":{"a":1}}},)"
-                R"({"jsonrpc":"2.0","id":3}])");
+    server.send(
+        R"([{"jsonrpc":"2.0","id":1,"method":"ping"},)"
+        R"({"jsonrpc":"2.0","method":"notifications/whatever"},)"
+        R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"Test_Echo","arguments":{"a":1}}},)"
+        R"({"jsonrpc":"2.0","id":3}])");
     auto answer = server.next();
     REQUIRE(answer.has_value());
     REQUIRE(answer->is_array());
@@ -408,7 +406,8 @@ TEST_CASE("stdio: a batch in a 2025-03-26 session is answered with an array (B1)
     CHECK(error_code_of(items[2]) == -32600);
 
     // Only notifications: no answer at all.
-    server.send(R"([{"jsonrpc":"2.0","method":"notifications/a"},{"jsonrpc":"2.0","method":"notifications/b"}])");
+    server.send(
+        R"([{"jsonrpc":"2.0","method":"notifications/a"},{"jsonrpc":"2.0","method":"notifications/b"}])");
     server.send(ping(4));
     auto next = server.next();
     REQUIRE(next.has_value());
@@ -416,8 +415,8 @@ TEST_CASE("stdio: a batch in a 2025-03-26 session is answered with an array (B1)
     CHECK(next->at("id") == 4);
 
     // B3: initialize inside a batch; and an empty batch.
-    for (auto const& text : {std::string(R"([)") + initialize_request("2025-03-26", "5") + "]",
-                             std::string("[]")}) {
+    for (auto const& text :
+        { std::string(R"([)") + initialize_request("2025-03-26", "5") + "]", std::string("[]") }) {
         server.send(text);
         auto refused = server.next();
         REQUIRE(refused.has_value());
@@ -426,16 +425,16 @@ TEST_CASE("stdio: a batch in a 2025-03-26 session is answered with an array (B1)
     }
 }
 
-TEST_CASE("stdio: a batch in a 2025-11-25 session, or before initialize, is -32600 (B2)",
-          "[stdio]")
+TEST_CASE("stdio: a batch in a 2025-11-25 session, or before initialize, is -32600 (B2)", "[stdio]")
 {
     stdio_server server;
-    auto version = GENERATE(as<std::string>{}, "", "2025-06-18", "2025-11-25");
+    auto version = GENERATE(as<std::string> {}, "", "2025-06-18", "2025-11-25");
     CAPTURE(version);
     if (!version.empty()) {
         server.initialize(version);
     }
-    server.send(R"([{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}])");
+    server.send(
+        R"([{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}])");
     auto answer = server.next();
     REQUIRE(answer.has_value());
     REQUIRE(answer->is_object());
@@ -467,12 +466,11 @@ TEST_CASE("stdio: 2026-07-28 requests work without initialize (§2)", "[stdio]")
     CHECK(result.at("_meta").at("io.modelcontextprotocol/serverInfo").at("name") == "toolgate");
 
     // A legacy request on the same pipe is still refused before initialize (L1) ...
-    CHECK(error_code_of(server.request(R"({"jsonrpc":"2.0","id":4,"method":"tools/list"})", 4)) ==
-          -32600);
+    CHECK(error_code_of(server.request(R"({"jsonrpc":"2.0","id":4,"method":"tools/list"})", 4))
+        == -32600);
     // ... and a modern unknown version gets -32022.
-    auto unsupported = server.request(
-        R"({"jsonrpc":"2.0","id":5,"method":"tools/list","params":{)" + modern_meta("2099-01-01") +
-            "}}",
+    auto unsupported = server.request(R"({"jsonrpc":"2.0","id":5,"method":"tools/list","params":{)"
+            + modern_meta("2099-01-01") + "}}",
         5);
     CHECK(error_code_of(unsupported) == -32022);
     CHECK(unsupported.at("error").at("data").at("requested") == "2099-01-01");
@@ -482,7 +480,7 @@ TEST_CASE("stdio: modern logs only for a request that asks for them (§8)", "[st
 {
     stdio_server server;
     server.send(call_request("1", "Test_Log", "{}",
-                             modern_meta("2026-07-28", R"(,"io.modelcontextprotocol/logLevel":"critical")")));
+        modern_meta("2026-07-28", R"(,"io.modelcontextprotocol/logLevel":"critical")")));
     server.response(1);
     CHECK(server.notifications("notifications/message").size() == 3);
     server.seen.clear();
@@ -494,9 +492,9 @@ TEST_CASE("stdio: modern logs only for a request that asks for them (§8)", "[st
 TEST_CASE("stdio: structuredContent follows the session's revision (DECISIONS)", "[stdio]")
 {
     auto [version, echo_has, array_has] = GENERATE(table<std::string, bool, bool>({
-        {"2025-03-26", false, false},
-        {"2025-06-18", true, false},
-        {"2025-11-25", true, false},
+        { "2025-03-26", false, false },
+        { "2025-06-18", true, false },
+        { "2025-11-25", true, false },
     }));
     CAPTURE(version);
     stdio_server server;
@@ -516,10 +514,11 @@ TEST_CASE("stdio: many concurrent calls never interleave on a line (S8)", "[stdi
     std::string batch_text;
     for (int i = 1; i <= 40; ++i) {
         batch_text += call_request(std::to_string(i), i % 2 ? "Test_Echo" : "Test_Log",
-                                   R"({"pad":")" + pad + R"("})") +
-                      "\n";
+                          R"({"pad":")" + pad + R"("})")
+            + "\n";
     }
-    server.send(R"({"jsonrpc":"2.0","id":100,"method":"logging/setLevel","params":{"level":"debug"}})");
+    server.send(
+        R"({"jsonrpc":"2.0","id":100,"method":"logging/setLevel","params":{"level":"debug"}})");
     server.response(100);
     REQUIRE(server.process().write(batch_text));
     for (int i = 1; i <= 40; ++i) {
@@ -530,13 +529,14 @@ TEST_CASE("stdio: many concurrent calls never interleave on a line (S8)", "[stdi
 
 TEST_CASE("stdio: stdin may be a regular file (toolgate < calls.jsonl)", "[stdio]")
 {
-    auto const path = std::filesystem::temp_directory_path() /
-                      ("toolgate-stdin-" + std::to_string(::getpid()) + ".jsonl");
+    auto const path = std::filesystem::temp_directory_path()
+        / ("toolgate-stdin-" + std::to_string(::getpid()) + ".jsonl");
     {
         std::ofstream file(path);
         file << initialize_request("2025-11-25", "1") << "\n"
              << initialized_notification << "\n"
-             << R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})" << "\n"
+             << R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})"
+             << "\n"
              << call_request("3", "Test_Echo", R"({"f":true})") << "\n";
     }
     spawn_options options;
@@ -559,11 +559,11 @@ TEST_CASE("stdio: stdin may be a regular file (toolgate < calls.jsonl)", "[stdio
 
 TEST_CASE("stdio: --version and --help exit 0, a bad flag exits 2 with one line on stderr "
           "(issue 2 item 5)",
-          "[stdio]")
+    "[stdio]")
 {
     SECTION("--version")
     {
-        child_process p(test_bin, {"--version"});
+        child_process p(test_bin, { "--version" });
         REQUIRE(p.wait_exit(5s) == 0);
         auto line = p.read_line(0ms);
         REQUIRE(line.has_value());
@@ -571,7 +571,7 @@ TEST_CASE("stdio: --version and --help exit 0, a bad flag exits 2 with one line 
     }
     SECTION("--help")
     {
-        child_process p(toolgate_bin, {"--help"});
+        child_process p(toolgate_bin, { "--help" });
         REQUIRE(p.wait_exit(5s) == 0);
         std::string all;
         while (auto line = p.read_line(0ms)) {
@@ -582,23 +582,26 @@ TEST_CASE("stdio: --version and --help exit 0, a bad flag exits 2 with one line 
     }
     SECTION("a bad flag")
     {
-        auto args = GENERATE(as<std::vector<std::string>>{}, std::vector<std::string>{"--bogus"},
-                             std::vector<std::string>{"--transport", "carrier-pigeon"},
-                             std::vector<std::string>{"--max-line-bytes", "1"});
+        auto args
+            = GENERATE(as<std::vector<std::string>> {}, std::vector<std::string> { "--bogus" },
+                std::vector<std::string> { "--transport", "carrier-pigeon" },
+                std::vector<std::string> { "--max-line-bytes", "1" });
         child_process p(toolgate_bin, args);
         REQUIRE(p.wait_exit(5s) == 2);
         auto const& err = p.stderr_text();
         CHECK(std::count(err.begin(), err.end(), '\n') == 1);
         CHECK_THAT(err, Catch::StartsWith("toolgate:"));
         CHECK_FALSE(p.read_line(0ms).has_value()); // nothing on stdout
-    }    SECTION("a flag that would be ignored is refused, saying what was meant (issue 17 item 4)")
+    }
+    SECTION("a flag that would be ignored is refused, saying what was meant (issue 17 item 4)")
     {
         using case_t = std::pair<std::vector<std::string>, std::string>;
         auto [args, hint] = GENERATE(
-            case_t{{"--toolkit", "KanbanApi"}, "did you mean --toolkits KanbanApi?"},
-            case_t{{"--json"}, "--json only changes what --list-tools or --list-toolkits print"},
-            case_t{{"--list-tools", "--list-toolkits"}, "give one of them"},
-            case_t{{"--pin", "KanbanApi.Get*", "--tool-mode", "full"}, "--pin"});
+            case_t { { "--toolkit", "KanbanApi" }, "did you mean --toolkits KanbanApi?" },
+            case_t {
+                { "--json" }, "--json only changes what --list-tools or --list-toolkits print" },
+            case_t { { "--list-tools", "--list-toolkits" }, "give one of them" },
+            case_t { { "--pin", "KanbanApi.Get*", "--tool-mode", "full" }, "--pin" });
         CAPTURE(args);
         child_process p(toolgate_bin, args);
         REQUIRE(p.wait_exit(5s) == 2);
@@ -609,7 +612,7 @@ TEST_CASE("stdio: --version and --help exit 0, a bad flag exits 2 with one line 
     }
     SECTION("a flag and its value given as one argument get a hint")
     {
-        child_process p(toolgate_bin, {"--toolkits KanbanApi"});
+        child_process p(toolgate_bin, { "--toolkits KanbanApi" });
         REQUIRE(p.wait_exit(5s) == 2);
         auto const& err = p.stderr_text();
         CHECK(std::count(err.begin(), err.end(), '\n') == 1);
@@ -617,7 +620,7 @@ TEST_CASE("stdio: --version and --help exit 0, a bad flag exits 2 with one line 
     }
     SECTION("--toolkit with --list-tools still narrows the listing")
     {
-        child_process p(toolgate_bin, {"--list-tools", "--toolkit", "SearchApi"});
+        child_process p(toolgate_bin, { "--list-tools", "--toolkit", "SearchApi" });
         REQUIRE(p.wait_exit(5s) == 0);
         std::vector<std::string> lines;
         while (auto line = p.read_line(0ms)) {

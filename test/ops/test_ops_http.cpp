@@ -63,7 +63,7 @@ void wait_for_sample(std::uint16_t port, std::string const& series, double value
 }
 
 std::string modern_call(std::string const& id, std::string const& tool,
-                        std::string const& arguments = "{}", std::string const& meta_extra = "")
+    std::string const& arguments = "{}", std::string const& meta_extra = "")
 {
     return call_request(id, tool, arguments, modern_meta("2026-07-28", meta_extra));
 }
@@ -74,12 +74,12 @@ bool succeeded(http_response const& response)
     auto const answer = rpc_body(response);
     auto const* result = answer.as_object().if_contains("result");
     INFO(response.body);
-    return result && !(result->as_object().contains("isError") &&
-                       result->as_object().at("isError") == true);
+    return result
+        && !(result->as_object().contains("isError") && result->as_object().at("isError") == true);
 }
 
-http_response post_modern(std::uint16_t port, std::string const& tool, std::string const& body,
-                          header_pairs extra = {})
+http_response post_modern(
+    std::uint16_t port, std::string const& tool, std::string const& body, header_pairs extra = {})
 {
     auto headers = modern_headers("tools/call", tool);
     headers.insert(headers.end(), extra.begin(), extra.end());
@@ -106,17 +106,17 @@ struct fake_platform_process {
 
 std::filesystem::path temp_path(std::string const& name)
 {
-    return std::filesystem::temp_directory_path() /
-           ("toolgate-ops-" + std::to_string(::getpid()) + "-" + name);
+    return std::filesystem::temp_directory_path()
+        / ("toolgate-ops-" + std::to_string(::getpid()) + "-" + name);
 }
 
 } // namespace
 
 TEST_CASE("/readyz turns 503 on SIGTERM while --drain-delay still serves, then the listener "
           "closes and the process exits 0",
-          "[ops][http]")
+    "[ops][http]")
 {
-    http_server_process server(test_bin, {"--drain-delay", "2"});
+    http_server_process server(test_bin, { "--drain-delay", "2" });
     auto const port = server.port();
     auto ready = http_request(port, "GET", "/readyz");
     CHECK(ready.status == 200);
@@ -143,11 +143,11 @@ TEST_CASE("/readyz turns 503 on SIGTERM while --drain-delay still serves, then t
 }
 
 TEST_CASE("/metrics counts calls by outcome, sessions, listings and HTTP statuses",
-          "[ops][http][metrics]")
+    "[ops][http][metrics]")
 {
     http_server_process server(test_bin);
     auto const port = server.port();
-    for (auto const* id : {"1", "2"}) {
+    for (auto const* id : { "1", "2" }) {
         REQUIRE(post_modern(port, "Test_Echo", modern_call(id, "Test_Echo")).status == 200);
     }
     REQUIRE(post_modern(port, "Test_Fail", modern_call("3", "Test_Fail")).status == 200);
@@ -158,32 +158,40 @@ TEST_CASE("/metrics counts calls by outcome, sessions, listings and HTTP statuse
         auto headers = mcp_headers();
         auto const modern = modern_headers("tools/call", "Test_Slow");
         headers.insert(headers.end(), modern.begin(), modern.end());
-        REQUIRE(c.send(make_request(port, "POST", "/mcp", headers,
-                                     modern_call("5", "Test_Slow", R"({"ms":5000})"))));
+        REQUIRE(c.send(make_request(
+            port, "POST", "/mcp", headers, modern_call("5", "Test_Slow", R"({"ms":5000})"))));
         std::this_thread::sleep_for(200ms);
         c.close();
     }
     auto const session = http_initialize(port);
     auto list = mcp_post(port, R"({"jsonrpc":"2.0","id":9,"method":"tools/list"})", session,
-                         {{"MCP-Protocol-Version", "2025-11-25"}});
+        { { "MCP-Protocol-Version", "2025-11-25" } });
     REQUIRE(list.status == 200);
-    REQUIRE(http_request(port, "DELETE", "/mcp", {{"Mcp-Session-Id", session}}).status == 200);
+    REQUIRE(http_request(port, "DELETE", "/mcp", { { "Mcp-Session-Id", session } }).status == 200);
     REQUIRE(http_request(port, "GET", "/nowhere").status == 404);
 
-    wait_for_sample(port, R"(toolgate_tool_calls_total{toolkit="Test",tool="Slow",outcome="cancelled"})", 1);
+    wait_for_sample(
+        port, R"(toolgate_tool_calls_total{toolkit="Test",tool="Slow",outcome="cancelled"})", 1);
     auto const text = metrics_of(port);
     INFO(text);
-    CHECK(sample(text, R"(toolgate_tool_calls_total{toolkit="Test",tool="Echo",outcome="ok"})") == 2);
-    CHECK(sample(text, R"(toolgate_tool_calls_total{toolkit="Test",tool="Fail",outcome="tool_error"})") == 1);
-    CHECK(sample(text, R"(toolgate_tool_calls_total{toolkit="Test",tool="Throw",outcome="protocol_error"})") == 1);
+    CHECK(
+        sample(text, R"(toolgate_tool_calls_total{toolkit="Test",tool="Echo",outcome="ok"})") == 2);
+    CHECK(sample(
+              text, R"(toolgate_tool_calls_total{toolkit="Test",tool="Fail",outcome="tool_error"})")
+        == 1);
+    CHECK(sample(text,
+              R"(toolgate_tool_calls_total{toolkit="Test",tool="Throw",outcome="protocol_error"})")
+        == 1);
     CHECK(sample(text, R"(toolgate_tool_call_duration_seconds_count{toolkit="Test"})") == 5);
-    CHECK(sample(text, R"(toolgate_tool_call_duration_seconds_bucket{toolkit="Test",le="+Inf"})") == 5);
+    CHECK(sample(text, R"(toolgate_tool_call_duration_seconds_bucket{toolkit="Test",le="+Inf"})")
+        == 5);
     CHECK(sample(text, "toolgate_tool_calls_in_flight") == 0);
     CHECK(sample(text, R"(toolgate_sessions_opened_total{how="initialize"})") == 1);
     CHECK(sample(text, R"(toolgate_sessions_ended_total{reason="deleted"})") == 1);
     CHECK(sample(text, "toolgate_sessions") == 0);
     CHECK(sample(text, R"(toolgate_listings_total{encoding="identity"})") == 1);
-    CHECK(sample(text, R"(toolgate_listing_bytes_total{encoding="identity"})") == double(list.body.size()));
+    CHECK(sample(text, R"(toolgate_listing_bytes_total{encoding="identity"})")
+        == double(list.body.size()));
     CHECK(sample(text, R"(toolgate_http_requests_total{code="404"})") == 1);
     CHECK(sample(text, R"(toolgate_http_requests_total{code="200"})") >= 7);
     CHECK(sample(text, "process_resident_memory_bytes") > 1e6);
@@ -195,17 +203,17 @@ TEST_CASE("/metrics counts calls by outcome, sessions, listings and HTTP statuse
 TEST_CASE("/metrics needs client authentication unless --metrics-public", "[ops][http][metrics]")
 {
     spawn_options env;
-    env.env = {"TOOLGATE_AUTH_TOKENS=ops-test-token-1"};
+    env.env = { "TOOLGATE_AUTH_TOKENS=ops-test-token-1" };
     {
         http_server_process server(test_bin, {}, env);
         auto const refused = http_request(server.port(), "GET", "/metrics");
         CHECK(refused.status == 401);
         CHECK(refused.body.find("toolgate_") == std::string::npos);
-        metrics_of(server.port(), {{"Authorization", "Bearer ops-test-token-1"}});
+        metrics_of(server.port(), { { "Authorization", "Bearer ops-test-token-1" } });
         CHECK(http_request(server.port(), "GET", "/readyz").status == 200); // probes: no token
     }
     {
-        http_server_process server(test_bin, {"--metrics-public"}, env);
+        http_server_process server(test_bin, { "--metrics-public" }, env);
         auto const text = metrics_of(server.port());
         CHECK(text.find("toolgate_ready 1") != std::string::npos);
         CHECK(http_request(server.port(), "POST", "/mcp", mcp_headers(), "{}").status == 401);
@@ -213,9 +221,9 @@ TEST_CASE("/metrics needs client authentication unless --metrics-public", "[ops]
 }
 
 TEST_CASE("a --metrics-listen port serves /metrics and the probes on their own port only",
-          "[ops][http][metrics]")
+    "[ops][http][metrics]")
 {
-    http_server_process server(test_bin, {"--metrics-listen", "127.0.0.1:0"});
+    http_server_process server(test_bin, { "--metrics-listen", "127.0.0.1:0" });
     std::smatch m;
     static std::regex const re(R"(metrics at http://127\.0\.0\.1:(\d+)/metrics)");
     auto const& err = server.process().stderr_text();
@@ -223,7 +231,8 @@ TEST_CASE("a --metrics-listen port serves /metrics and the probes on their own p
     auto const metrics_port = static_cast<std::uint16_t>(std::stoi(m[1].str()));
     REQUIRE(post_modern(server.port(), "Test_Echo", modern_call("1", "Test_Echo")).status == 200);
     auto const text = metrics_of(metrics_port);
-    CHECK(sample(text, R"(toolgate_tool_calls_total{toolkit="Test",tool="Echo",outcome="ok"})") == 1);
+    CHECK(
+        sample(text, R"(toolgate_tool_calls_total{toolkit="Test",tool="Echo",outcome="ok"})") == 1);
     CHECK(http_request(metrics_port, "GET", "/readyz").status == 200);
     CHECK(http_request(metrics_port, "GET", "/healthz").status == 200);
     CHECK(http_request(metrics_port, "POST", "/mcp", mcp_headers(), "{}").status == 404);
@@ -232,19 +241,22 @@ TEST_CASE("a --metrics-listen port serves /metrics and the probes on their own p
 
 TEST_CASE("JSON logs: every stderr line is an object, and a call's line has its request id, "
           "outcome and the caller's trace",
-          "[ops][http][logging]")
+    "[ops][http][logging]")
 {
-    http_server_process server(test_bin, {"--log-format", "json"});
+    http_server_process server(test_bin, { "--log-format", "json" });
     auto const port = server.port();
     // Trace context from _meta, and from the HTTP header for a call without one in _meta.
     auto const meta_trace = R"(,"traceparent":")" + traceparent + R"(")";
-    REQUIRE(post_modern(port, "Test_Echo", modern_call("7", "Test_Echo", "{}", meta_trace)).status == 200);
+    REQUIRE(post_modern(port, "Test_Echo", modern_call("7", "Test_Echo", "{}", meta_trace)).status
+        == 200);
     REQUIRE(post_modern(port, "Test_Fail", modern_call("8", "Test_Fail"),
-                        {{"traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}})
-                .status == 200);
-    REQUIRE(post_modern(port, "Test_Echo", modern_call("9", "Test_Echo", "{}",
-                                                       R"(,"traceparent":"not-a-trace")"))
-                .status == 200);
+                { { "traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01" } })
+                .status
+        == 200);
+    REQUIRE(post_modern(port, "Test_Echo",
+                modern_call("9", "Test_Echo", "{}", R"(,"traceparent":"not-a-trace")"))
+                .status
+        == 200);
     server.process().signal(SIGTERM);
     REQUIRE(server.process().wait_exit(10s) == 0);
 
@@ -287,30 +299,29 @@ TEST_CASE("JSON logs: every stderr line is an object, and a call's line has its 
 
 TEST_CASE("a caller's traceparent reaches the platform under toolgate's own span, and upstream "
           "metrics count by toolkit, status class and retry",
-          "[ops][http][upstream]")
+    "[ops][http][upstream]")
 {
     auto const log = temp_path("platform-log.jsonl");
     std::filesystem::remove(log);
-    fake_platform_process ok_platform({"--log", log.string()});
-    fake_platform_process busy_platform({"--plain", "--status", "503"});
+    fake_platform_process ok_platform({ "--log", log.string() });
+    fake_platform_process busy_platform({ "--plain", "--status", "503" });
     spawn_options env;
-    env.env = {"KANBAN_API_KEY=fake-kanban-key", "KANBAN_TOKEN=fake-kanban-token",
-               "DEPLOY_ACCESS_TOKEN=fake-deploy-token"};
-    http_server_process server(
-        toolgate_bin,
-        {"--ca-file", ok_platform.ca, "--toolkits", "KanbanApi,DeployApi", "--base-url",
-         "KanbanApi=https://127.0.0.1:" + std::to_string(ok_platform.port), "--base-url",
-         "DeployApi=http://127.0.0.1:" + std::to_string(busy_platform.port), "--log-format", "json"},
+    env.env = { "KANBAN_API_KEY=fake-kanban-key", "KANBAN_TOKEN=fake-kanban-token",
+        "DEPLOY_ACCESS_TOKEN=fake-deploy-token" };
+    http_server_process server(toolgate_bin,
+        { "--ca-file", ok_platform.ca, "--toolkits", "KanbanApi,DeployApi", "--base-url",
+            "KanbanApi=https://127.0.0.1:" + std::to_string(ok_platform.port), "--base-url",
+            "DeployApi=http://127.0.0.1:" + std::to_string(busy_platform.port), "--log-format",
+            "json" },
         env);
     auto const port = server.port();
     auto const meta_trace = R"(,"traceparent":")" + traceparent + R"(","tracestate":"vendor=1")";
     auto call = post_modern(port, "KanbanApi_GetBoardMembers",
-                            modern_call("1", "KanbanApi_GetBoardMembers", R"({"board_id":"b1"})",
-                                        meta_trace));
+        modern_call("1", "KanbanApi_GetBoardMembers", R"({"board_id":"b1"})", meta_trace));
     REQUIRE(call.status == 200);
     CHECK(succeeded(call));
     auto busy = post_modern(port, "DeployApi_GetAuthenticatedUserInfo",
-                            modern_call("2", "DeployApi_GetAuthenticatedUserInfo"));
+        modern_call("2", "DeployApi_GetAuthenticatedUserInfo"));
     REQUIRE(busy.status == 200);
     CHECK(rpc_body(busy).at("result").at("isError") == true);
 
@@ -335,28 +346,37 @@ TEST_CASE("a caller's traceparent reaches the platform under toolgate's own span
 
     auto const text = metrics_of(port);
     INFO(text);
-    CHECK(sample(text, R"(toolgate_tool_calls_total{toolkit="KanbanApi",tool="GetBoardMembers",outcome="ok"})") == 1);
-    CHECK(sample(text, R"(toolgate_upstream_requests_total{toolkit="KanbanApi",class="2xx"})") == 1);
-    CHECK(sample(text, R"(toolgate_upstream_requests_total{toolkit="DeployApi",class="5xx"})") == 3);
+    CHECK(
+        sample(text,
+            R"(toolgate_tool_calls_total{toolkit="KanbanApi",tool="GetBoardMembers",outcome="ok"})")
+        == 1);
+    CHECK(
+        sample(text, R"(toolgate_upstream_requests_total{toolkit="KanbanApi",class="2xx"})") == 1);
+    CHECK(
+        sample(text, R"(toolgate_upstream_requests_total{toolkit="DeployApi",class="5xx"})") == 3);
     CHECK(sample(text, R"(toolgate_upstream_retries_total{toolkit="DeployApi"})") == 2);
     CHECK(sample(text, R"(toolgate_upstream_retries_total{toolkit="KanbanApi"})") == 0);
     CHECK(sample(text, "toolgate_upstream_pool_open_connections") >= 1);
     CHECK(sample(text, "toolgate_upstream_pool_waiting_calls") == 0);
     // The call's log line names the platform's status.
-    CHECK(server.process().stderr_text().find(R"("tool":"KanbanApi.GetBoardMembers","toolkit":"KanbanApi","outcome":"ok","status":200)") !=
-          std::string::npos);
+    CHECK(
+        server.process().stderr_text().find(
+            R"("tool":"KanbanApi.GetBoardMembers","toolkit":"KanbanApi","outcome":"ok","status":200)")
+        != std::string::npos);
     std::filesystem::remove(log);
 }
 
-TEST_CASE("the config printout (--print-config) shows each setting's source with secrets masked, and reads back",
-          "[ops][config]")
+TEST_CASE("the config printout (--print-config) shows each setting's source with secrets masked, "
+          "and reads back",
+    "[ops][config]")
 {
     auto const file = temp_path("settings.toml");
     std::ofstream(file) << "threads = 3\nport = 9100\nsession-key = \"file-secret-value\"\n"
                            "toolkits = [\"KanbanApi\"]\n";
     spawn_options env;
-    env.env = {"TOOLGATE_SESSION_KEY=env-secret-value", "TOOLGATE_AUTH_TOKENS=ops-token-value"};
-    child_process print(toolgate_bin, {"--config", file.string(), "--port", "7000", "--print-config"}, env);
+    env.env = { "TOOLGATE_SESSION_KEY=env-secret-value", "TOOLGATE_AUTH_TOKENS=ops-token-value" };
+    child_process print(
+        toolgate_bin, { "--config", file.string(), "--port", "7000", "--print-config" }, env);
     REQUIRE(print.wait_exit(10s) == 0);
     std::string text;
     while (auto line = print.read_line(1s)) {
@@ -370,23 +390,24 @@ TEST_CASE("the config printout (--print-config) shows each setting's source with
     CHECK(text.find("max-inflight = 256  # default\n") != std::string::npos);
     CHECK(text.find("call-timeout = 55  # default\n") != std::string::npos);
     CHECK(text.find("allow-unauthenticated = false  # default\n") != std::string::npos);
-    CHECK(text.find("# also set in the environment: TOOLGATE_AUTH_TOKENS (value not shown)") !=
-          std::string::npos);
+    CHECK(text.find("# also set in the environment: TOOLGATE_AUTH_TOKENS (value not shown)")
+        != std::string::npos);
     CHECK(text.find("secret-value") == std::string::npos);
     CHECK(text.find("ops-token-value") == std::string::npos);
 
     // What it prints is a config file toolgate accepts (secrets aside: they stay masked).
     auto const printed = temp_path("printed.toml");
     std::ofstream(printed) << text;
-    child_process again(toolgate_bin, {"--config", printed.string(), "--print-config"});
+    child_process again(toolgate_bin, { "--config", printed.string(), "--print-config" });
     auto const status = again.wait_exit(10s);
     INFO(again.stderr_text());
     CHECK(status == 0);
 
     std::ofstream(file) << "threads = 3\n\nthread = 4\n";
-    child_process bad(toolgate_bin, {"--config", file.string()});
+    child_process bad(toolgate_bin, { "--config", file.string() });
     REQUIRE(bad.wait_exit(10s) == 2);
-    CHECK(bad.stderr_text().find(file.string() + ":3: unknown key \"thread\"") != std::string::npos);
+    CHECK(
+        bad.stderr_text().find(file.string() + ":3: unknown key \"thread\"") != std::string::npos);
     std::filesystem::remove(file);
     std::filesystem::remove(printed);
 }

@@ -12,17 +12,16 @@
 #include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <cstdio>
 #include <cstdlib>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <set>
 #include <sstream>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -57,13 +56,13 @@ std::vector<protocol::tool_descriptor> two_toolkits()
 
 TEST_CASE("histogram buckets are cumulative and inclusive of their upper bound", "[ops][metrics]")
 {
-    static constexpr double bounds[] = {0.01, 0.1, 1};
+    static constexpr double bounds[] = { 0.01, 0.1, 1 };
     server::metrics::histogram h(bounds);
-    h.observe(10ms);   // exactly on the first bound: le="0.01"
-    h.observe(50ms);   // le="0.1"
-    h.observe(2s);     // +Inf only
+    h.observe(10ms); // exactly on the first bound: le="0.01"
+    h.observe(50ms); // le="0.1"
+    h.observe(2s); // +Inf only
     auto const snap = h.read();
-    REQUIRE(snap.cumulative == std::vector<std::uint64_t>{1, 2, 2, 3});
+    REQUIRE(snap.cumulative == std::vector<std::uint64_t> { 1, 2, 2, 3 });
     CHECK(snap.count == 3);
     CHECK(snap.sum_seconds == Approx(2.06));
 }
@@ -72,12 +71,12 @@ TEST_CASE("exposition escapes label values and groups a histogram's samples", "[
 {
     server::metrics::exposition out;
     out.family("x_total", server::metrics::exposition::kind::counter, "help text");
-    out.sample("x_total", {{"a", "quote\" back\\slash\nnewline"}}, 3.0);
-    static constexpr double bounds[] = {0.5};
+    out.sample("x_total", { { "a", "quote\" back\\slash\nnewline" } }, 3.0);
+    static constexpr double bounds[] = { 0.5 };
     server::metrics::histogram h(bounds);
     h.observe(100ms);
     out.family("y_seconds", server::metrics::exposition::kind::histogram, "durations");
-    std::array<server::metrics::label, 1> labels{server::metrics::label{"k", "v"}};
+    std::array<server::metrics::label, 1> labels { server::metrics::label { "k", "v" } };
     out.histogram_samples("y_seconds", labels, h);
     auto const& text = out.text();
     CHECK(has_line(text, "# TYPE x_total counter"));
@@ -89,7 +88,7 @@ TEST_CASE("exposition escapes label values and groups a histogram's samples", "[
 }
 
 TEST_CASE("server metrics count calls by toolkit, tool and outcome, and only catalogue tools",
-          "[ops][metrics]")
+    "[ops][metrics]")
 {
     auto const tools = two_toolkits();
     server::server_metrics m(tools, "9.9.9");
@@ -103,20 +102,26 @@ TEST_CASE("server metrics count calls by toolkit, tool and outcome, and only cat
     m.record_call(&stranger, server::call_outcome::ok, 1ms);
     auto const text = m.render();
     CHECK(has_line(text, R"(toolgate_build_info{version="9.9.9"} 1)"));
-    CHECK(has_line(text, R"(toolgate_tool_calls_total{toolkit="StoreApi",tool="DeleteFolder",outcome="ok"} 2)"));
-    CHECK(has_line(text, R"(toolgate_tool_calls_total{toolkit="KanbanApi",tool="GetCard",outcome="cancelled"} 1)"));
-    CHECK(has_line(text, R"(toolgate_tool_calls_total{toolkit="StoreApi",tool="GetFile",outcome="protocol_error"} 1)"));
+    CHECK(has_line(text,
+        R"(toolgate_tool_calls_total{toolkit="StoreApi",tool="DeleteFolder",outcome="ok"} 2)"));
+    CHECK(has_line(text,
+        R"(toolgate_tool_calls_total{toolkit="KanbanApi",tool="GetCard",outcome="cancelled"} 1)"));
+    CHECK(has_line(text,
+        R"(toolgate_tool_calls_total{toolkit="StoreApi",tool="GetFile",outcome="protocol_error"} 1)"));
     CHECK(text.find(R"(tool="GetFile",outcome="ok")") == std::string::npos); // zero: left out
-    CHECK(has_line(text, R"(toolgate_tool_calls_total{toolkit="toolgate",tool="toolgate_search_tools",outcome="ok"} 1)"));
+    CHECK(has_line(text,
+        R"(toolgate_tool_calls_total{toolkit="toolgate",tool="toolgate_search_tools",outcome="ok"} 1)"));
     CHECK(has_line(text, R"(toolgate_tool_call_duration_seconds_count{toolkit="StoreApi"} 2)"));
-    CHECK(has_line(text, R"(toolgate_tool_call_duration_seconds_bucket{toolkit="KanbanApi",le="1"} 0)"));
-    CHECK(has_line(text, R"(toolgate_tool_call_duration_seconds_bucket{toolkit="KanbanApi",le="2.5"} 1)"));
+    CHECK(has_line(
+        text, R"(toolgate_tool_call_duration_seconds_bucket{toolkit="KanbanApi",le="1"} 0)"));
+    CHECK(has_line(
+        text, R"(toolgate_tool_call_duration_seconds_bucket{toolkit="KanbanApi",le="2.5"} 1)"));
     CHECK(text.find(R"(toolkit="none")") == std::string::npos);
 }
 
 TEST_CASE("server metrics count upstream responses by class, failures by reason, retries and "
           "redirects",
-          "[ops][metrics]")
+    "[ops][metrics]")
 {
     auto const tools = two_toolkits();
     server::server_metrics m(tools, "1");
@@ -138,7 +143,8 @@ TEST_CASE("server metrics count upstream responses by class, failures by reason,
     CHECK(has_line(text, R"(toolgate_upstream_requests_total{toolkit="KanbanApi",class="3xx"} 1)"));
     CHECK(has_line(text, R"(toolgate_upstream_retries_total{toolkit="StoreApi"} 1)"));
     CHECK(has_line(text, R"(toolgate_upstream_redirects_total{toolkit="KanbanApi"} 1)"));
-    CHECK(has_line(text, R"(toolgate_upstream_failures_total{toolkit="KanbanApi",reason="timeout"} 1)"));
+    CHECK(has_line(
+        text, R"(toolgate_upstream_failures_total{toolkit="KanbanApi",reason="timeout"} 1)"));
     // A sender outside the catalogue lands in the one extra row, which then shows.
     CHECK(has_line(text, R"(toolgate_upstream_failures_total{toolkit="none",reason="connect"} 1)"));
     CHECK(has_line(text, R"(toolgate_listings_total{encoding="gzip"} 1)"));
@@ -157,12 +163,14 @@ TEST_CASE("server metrics count upstream responses by class, failures by reason,
 
 TEST_CASE("traceparent: valid values are read, malformed ones ignored", "[ops][trace]")
 {
-    auto const ok = protocol::parse_traceparent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
+    auto const ok
+        = protocol::parse_traceparent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
     REQUIRE(ok);
     CHECK(ok->trace_id() == "4bf92f3577b34da6a3ce929d0e0e4736");
     CHECK(ok->parent_id() == "00f067aa0ba902b7");
     CHECK(ok->flags() == "01");
-    CHECK(ok->child("1111111111111111") == "00-4bf92f3577b34da6a3ce929d0e0e4736-1111111111111111-01");
+    CHECK(
+        ok->child("1111111111111111") == "00-4bf92f3577b34da6a3ce929d0e0e4736-1111111111111111-01");
     // A later version may carry more fields after a dash.
     CHECK(protocol::parse_traceparent(
         "01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-extra"));
@@ -173,7 +181,7 @@ TEST_CASE("traceparent: valid values are read, malformed ones ignored", "[ops][t
              "00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01", // zero parent id
              "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", // version ff
              "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-x", // 00 has no extra
-             "00-4bf92f3577b34da6a3ce929d0e0e473-600f067aa0ba902b7-01",  // dashes misplaced
+             "00-4bf92f3577b34da6a3ce929d0e0e473-600f067aa0ba902b7-01", // dashes misplaced
              "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-0\n",
          }) {
         INFO(bad);
@@ -190,7 +198,7 @@ TEST_CASE("traceparent: valid values are read, malformed ones ignored", "[ops][t
 }
 
 TEST_CASE("JSON logs: one object a line with time, level, message and the event's fields",
-          "[ops][logging]")
+    "[ops][logging]")
 {
     std::ostringstream captured;
     auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(captured);
@@ -199,16 +207,14 @@ TEST_CASE("JSON logs: one object a line with time, level, message and the event'
     spdlog::set_level(spdlog::level::info);
     server::set_log_format("json");
     server::log_event(spdlog::level::info, "tools/call",
-                      {{"tool", std::string_view("Store.\"Quoted\"\n")},
-                       {"ms", std::int64_t(12)},
-                       {"ok", true},
-                       {"empty", std::string_view()},
-                       {"none", std::monostate{}},
-                       {"bytes", std::string_view("bad \xff utf8")}});
+        { { "tool", std::string_view("Store.\"Quoted\"\n") }, { "ms", std::int64_t(12) },
+            { "ok", true }, { "empty", std::string_view() }, { "none", std::monostate {} },
+            { "bytes", std::string_view("bad \xff utf8") } });
     spdlog::info("plain {}", "message");
     server::log_event(spdlog::level::debug, "not shown", {});
     server::set_log_format("text");
-    server::log_event(spdlog::level::info, "tools/call", {{"tool", std::string_view("X.Y")}, {"ms", std::int64_t(3)}});
+    server::log_event(spdlog::level::info, "tools/call",
+        { { "tool", std::string_view("X.Y") }, { "ms", std::int64_t(3) } });
 
     std::istringstream lines(captured.str());
     std::string line;
@@ -250,8 +256,8 @@ struct temp_file {
     explicit temp_file(std::string const& text)
     {
         static int n = 0;
-        path = std::filesystem::temp_directory_path() /
-               ("toolgate-ops-" + std::to_string(::getpid()) + "-" + std::to_string(++n) + ".toml");
+        path = std::filesystem::temp_directory_path()
+            / ("toolgate-ops-" + std::to_string(::getpid()) + "-" + std::to_string(++n) + ".toml");
         std::ofstream(path) << text;
     }
     ~temp_file() { std::filesystem::remove(path); }
@@ -287,25 +293,26 @@ base-url = ["KanbanApi=https://file.example", "DeployApi=https://deploy.example"
     ::setenv("TOOLGATE_LOG_LEVEL", "warn", 1);
     ::setenv("TOOLGATE_BASE_URL_KANBANAPI", "https://env.example", 1);
     int code = -1;
-    auto cfg = parse({"--config", file.path.string(), "--threads", "5"}, code);
+    auto cfg = parse({ "--config", file.path.string(), "--threads", "5" }, code);
     ::unsetenv("TOOLGATE_PORT");
     ::unsetenv("TOOLGATE_LOG_LEVEL");
     ::unsetenv("TOOLGATE_BASE_URL_KANBANAPI");
     REQUIRE(cfg);
-    CHECK(cfg->threads == 5);            // flag over file
-    CHECK(cfg->port == 9002);            // environment over file
-    CHECK(cfg->log_level == "warn");     // environment over file
-    CHECK(cfg->host == "127.0.0.2");     // file over default
-    CHECK(cfg->call_timeout == 20s);     // file, through an option callback
-    CHECK(cfg->allow_unauthenticated);   // a flag set by the file
-    CHECK(cfg->allowed_origins == std::vector<std::string>{"https://a.example", "https://b.example"});
+    CHECK(cfg->threads == 5); // flag over file
+    CHECK(cfg->port == 9002); // environment over file
+    CHECK(cfg->log_level == "warn"); // environment over file
+    CHECK(cfg->host == "127.0.0.2"); // file over default
+    CHECK(cfg->call_timeout == 20s); // file, through an option callback
+    CHECK(cfg->allow_unauthenticated); // a flag set by the file
+    CHECK(cfg->allowed_origins
+        == std::vector<std::string> { "https://a.example", "https://b.example" });
     // The file's KanbanApi entry yields to TOOLGATE_BASE_URL_KANBANAPI; DeployApi's stays.
-    CHECK(cfg->base_urls == std::vector<std::string>{"DeployApi=https://deploy.example"});
-    CHECK(cfg->max_inflight == 256);     // default
+    CHECK(cfg->base_urls == std::vector<std::string> { "DeployApi=https://deploy.example" });
+    CHECK(cfg->max_inflight == 256); // default
 }
 
 TEST_CASE("config file: unknown keys, tables and refused values name the file, line and key",
-          "[ops][config]")
+    "[ops][config]")
 {
     auto const refused = [](std::string const& text, std::string const& expected) {
         temp_file file(text);
@@ -316,23 +323,25 @@ TEST_CASE("config file: unknown keys, tables and refused values name the file, l
         int const fd = ::open(err_file.path.c_str(), O_WRONLY | O_TRUNC);
         ::dup2(fd, 2);
         int code = -1;
-        auto cfg = parse({"--config", file.path.string()}, code);
+        auto cfg = parse({ "--config", file.path.string() }, code);
         std::fflush(stderr);
         ::dup2(saved, 2);
         ::close(fd);
         ::close(saved);
         std::ifstream in(err_file.path);
-        std::string const err((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        std::string const err(
+            (std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
         INFO(err);
         CHECK_FALSE(cfg);
         CHECK(code == 2);
         CHECK(err.find(file.path.string() + expected) != std::string::npos);
     };
     refused("port = 8080\n\nprot = 1\n", ":3: unknown key \"prot\"");
-    refused("log_level = \"debug\"\n", ":1: unknown key \"log_level\"; options are spelled as on "
-                                       "the command line: log-level");
+    refused("log_level = \"debug\"\n",
+        ":1: unknown key \"log_level\"; options are spelled as on "
+        "the command line: log-level");
     refused("port = 8080\n[server]\nhost = \"x\"\n", ":2: server is a table");
-    refused("threads = 500\n", ":1: threads:");           // outside the option's range
+    refused("threads = 500\n", ":1: threads:"); // outside the option's range
     refused("port = [1, 2]\n", ":1: port takes one value, not an array");
     refused("config = \"other.toml\"\n", ":1: unknown key \"config\"");
     refused("port = 80\nport = 81\n", ":2: not valid TOML");

@@ -31,9 +31,9 @@ inline protocol::tool_descriptor make_tool(std::string toolkit, std::string tool
 /// Five tools in a fixed order (the order tools/list must keep).
 inline std::vector<protocol::tool_descriptor> sample_tools()
 {
-    return {make_tool("StoreApi", "GetOrder"), make_tool("StoreApi", "DeleteOrder"),
-            make_tool("KanbanApi", "GetCard"), make_tool("KanbanApi", "MoveCard"),
-            make_tool("LedgerApi", "GetEntry")};
+    return { make_tool("StoreApi", "GetOrder"), make_tool("StoreApi", "DeleteOrder"),
+        make_tool("KanbanApi", "GetCard"), make_tool("KanbanApi", "MoveCard"),
+        make_tool("LedgerApi", "GetEntry") };
 }
 
 inline protocol::server_identity sample_identity()
@@ -45,10 +45,12 @@ inline protocol::server_identity sample_identity()
 
 /// A dispatcher over sample_tools() with the given page size.
 struct protocol_fixture {
-    explicit protocol_fixture(std::size_t page_size = 0,
-                              protocol::tool_naming naming = protocol::tool_naming::wire)
-        : tools(sample_tools()), pages(tools, naming, page_size, sample_identity()),
-          index(tools), dispatcher(sample_identity(), pages, index)
+    explicit protocol_fixture(
+        std::size_t page_size = 0, protocol::tool_naming naming = protocol::tool_naming::wire)
+        : tools(sample_tools())
+        , pages(tools, naming, page_size, sample_identity())
+        , index(tools)
+        , dispatcher(sample_identity(), pages, index)
     {
     }
 
@@ -80,8 +82,8 @@ struct protocol_fixture {
     void initialize(std::string const& version = "2025-11-25")
     {
         auto r = reply_to(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{)"
-                          R"("protocolVersion":")" +
-                          version + R"(","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})");
+                          R"("protocolVersion":")"
+            + version + R"(","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})");
         REQUIRE(r.opened_session);
     }
 
@@ -93,11 +95,11 @@ struct protocol_fixture {
 };
 
 /// `"_meta":{…}` for a 2026-07-28 request (without the closing of params).
-inline std::string modern_meta(std::string const& version = "2026-07-28",
-                               std::string const& extra = "")
+inline std::string modern_meta(
+    std::string const& version = "2026-07-28", std::string const& extra = "")
 {
-    return R"("_meta":{"io.modelcontextprotocol/protocolVersion":")" + version +
-           R"(","io.modelcontextprotocol/clientCapabilities":{})" + extra + "}";
+    return R"("_meta":{"io.modelcontextprotocol/protocolVersion":")" + version
+        + R"(","io.modelcontextprotocol/clientCapabilities":{})" + extra + "}";
 }
 
 inline int error_code_of(boost::json::object const& answer)

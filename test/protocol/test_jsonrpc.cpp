@@ -45,8 +45,8 @@ std::string nested_arrays(std::size_t depth)
 
 TEST_CASE("text that is not JSON is a -32700 parse error naming where it stopped", "[protocol]")
 {
-    auto text = GENERATE(as<std::string>{}, "{", "not json", R"({"jsonrpc":"2.0",})", "",
-                         R"({"a":1} trailing)", "\x01");
+    auto text = GENERATE(as<std::string> {}, "{", "not json", R"({"jsonrpc":"2.0",})", "",
+        R"({"a":1} trailing)", "\x01");
     CAPTURE(text);
     auto out = parse_json(text);
     REQUIRE(std::holds_alternative<rpc_error>(out));
@@ -55,8 +55,8 @@ TEST_CASE("text that is not JSON is a -32700 parse error naming where it stopped
     CHECK_THAT(error.message, Catch::Contains("Parse error") && Catch::Contains("at byte"));
 }
 
-TEST_CASE("nesting past the depth limit is a parse error, and the limit itself is fine",
-          "[protocol]")
+TEST_CASE(
+    "nesting past the depth limit is a parse error, and the limit itself is fine", "[protocol]")
 {
     parse_limits limits;
     limits.max_depth = 8;
@@ -72,7 +72,8 @@ TEST_CASE("nesting past the depth limit is a parse error, and the limit itself i
 
 TEST_CASE("a parse error is serialised with id null (DECISIONS, J5)", "[protocol]")
 {
-    auto text = serialize_error(nullptr, {error_code::parse_error, "Parse error: x", std::nullopt});
+    auto text
+        = serialize_error(nullptr, { error_code::parse_error, "Parse error: x", std::nullopt });
     auto doc = json::parse(text).as_object();
     CHECK(doc.at("jsonrpc") == "2.0");
     CHECK(doc.at("id").is_null());
@@ -82,9 +83,8 @@ TEST_CASE("a parse error is serialised with id null (DECISIONS, J5)", "[protocol
 
 TEST_CASE("a message without jsonrpc 2.0 is -32600 and keeps its id (J1)", "[protocol]")
 {
-    auto text = GENERATE(as<std::string>{}, R"({"id":7,"method":"ping"})",
-                         R"({"jsonrpc":"1.0","id":7,"method":"ping"})",
-                         R"({"jsonrpc":2.0,"id":7,"method":"ping"})");
+    auto text = GENERATE(as<std::string> {}, R"({"id":7,"method":"ping"})",
+        R"({"jsonrpc":"1.0","id":7,"method":"ping"})", R"({"jsonrpc":2.0,"id":7,"method":"ping"})");
     auto bad = refused(text);
     CHECK(bad.error.code == error_code::invalid_request);
     CHECK_THAT(bad.error.message, Catch::Contains("jsonrpc"));
@@ -93,7 +93,7 @@ TEST_CASE("a message without jsonrpc 2.0 is -32600 and keeps its id (J1)", "[pro
 
 TEST_CASE("ids that are null, fractional, boolean or structured are -32600 (J2)", "[protocol]")
 {
-    auto id = GENERATE(as<std::string>{}, "null", "1.5", "1e3", "true", "{}", "[1]");
+    auto id = GENERATE(as<std::string> {}, "null", "1.5", "1e3", "true", "{}", "[1]");
     CAPTURE(id);
     auto bad = refused(R"({"jsonrpc":"2.0","id":)" + id + R"(,"method":"ping"})");
     CHECK(bad.error.code == error_code::invalid_request);
@@ -109,15 +109,15 @@ TEST_CASE("string and integer ids keep their type (J2)", "[protocol]")
     CHECK(accepted(R"({"jsonrpc":"2.0","id":18446744073709551615,"method":"ping"})")
               .id()
               .is_uint64());
-    CHECK(serialize_result(json::value("1"), json::object()) ==
-          R"({"jsonrpc":"2.0","id":"1","result":{}})");
-    CHECK(serialize_result(json::value(1), json::object()) ==
-          R"({"jsonrpc":"2.0","id":1,"result":{}})");
+    CHECK(serialize_result(json::value("1"), json::object())
+        == R"({"jsonrpc":"2.0","id":"1","result":{}})");
+    CHECK(serialize_result(json::value(1), json::object())
+        == R"({"jsonrpc":"2.0","id":1,"result":{}})");
 }
 
 TEST_CASE("a method that is not a string is -32600 with the id echoed", "[protocol]")
 {
-    auto method = GENERATE(as<std::string>{}, "1", "null", "[\"ping\"]", "{}");
+    auto method = GENERATE(as<std::string> {}, "1", "null", "[\"ping\"]", "{}");
     auto bad = refused(R"({"jsonrpc":"2.0","id":"a","method":)" + method + "}");
     CHECK(bad.error.code == error_code::invalid_request);
     CHECK_THAT(bad.error.message, Catch::Contains("method"));
@@ -133,7 +133,7 @@ TEST_CASE("params that are neither object nor array are -32600", "[protocol]")
 
 TEST_CASE("a value that is not an object is -32600", "[protocol]")
 {
-    auto text = GENERATE(as<std::string>{}, "1", "\"ping\"", "null", "true");
+    auto text = GENERATE(as<std::string> {}, "1", "\"ping\"", "null", "true");
     CAPTURE(text);
     auto bad = refused(text);
     CHECK(bad.error.code == error_code::invalid_request);
@@ -162,9 +162,9 @@ TEST_CASE("messages are classified as request, notification or response", "[prot
 
 TEST_CASE("a response with both result and error, or neither, is -32600 (J3)", "[protocol]")
 {
-    auto text = GENERATE(as<std::string>{},
-                         R"({"jsonrpc":"2.0","id":5,"result":{},"error":{"code":1,"message":"m"}})",
-                         R"({"jsonrpc":"2.0","id":5})");
+    auto text = GENERATE(as<std::string> {},
+        R"({"jsonrpc":"2.0","id":5,"result":{},"error":{"code":1,"message":"m"}})",
+        R"({"jsonrpc":"2.0","id":5})");
     auto bad = refused(text);
     CHECK(bad.error.code == error_code::invalid_request);
     CHECK(bad.id == 5);
@@ -176,10 +176,10 @@ TEST_CASE("unknown members are accepted and ignored (J6)", "[protocol]")
     CHECK(msg.is_request());
 }
 
-TEST_CASE("errors carry their data, notifications are compact single-line text (S1)",
-          "[protocol]")
+TEST_CASE("errors carry their data, notifications are compact single-line text (S1)", "[protocol]")
 {
-    rpc_error error{error_code::invalid_params, "Invalid params: x", json::value({{"k", 1}})};
+    rpc_error error { error_code::invalid_params, "Invalid params: x",
+        json::value({ { "k", 1 } }) };
     auto doc = json::parse(serialize_error(json::value(3), error)).as_object();
     CHECK(doc.at("id") == 3);
     CHECK(doc.at("error").at("data").at("k") == 1);

@@ -30,8 +30,8 @@ std::vector<std::string> names_in(json::object const& page)
 }
 
 /// Follows nextCursor from the first page; returns every name in order.
-std::vector<std::string> walk(tool_pages const& pages, list_variant variant,
-                              std::size_t& page_count)
+std::vector<std::string> walk(
+    tool_pages const& pages, list_variant variant, std::size_t& page_count)
 {
     std::vector<std::string> out;
     std::string cursor;
@@ -72,29 +72,29 @@ TEST_CASE("TL4: page size 0 lists every tool on one page without nextCursor", "[
     CHECK_FALSE(page.contains("nextCursor"));
 }
 
-TEST_CASE("TL2: with a page size, nextCursor chains the pages and the last page has none",
-          "[protocol]")
+TEST_CASE(
+    "TL2: with a page size, nextCursor chains the pages and the last page has none", "[protocol]")
 {
     auto tools = sample_tools();
-    auto size = GENERATE(std::size_t(1), std::size_t(2), std::size_t(4), std::size_t(5),
-                         std::size_t(50));
+    auto size
+        = GENERATE(std::size_t(1), std::size_t(2), std::size_t(4), std::size_t(5), std::size_t(50));
     CAPTURE(size);
     tool_pages pages(tools, tool_naming::wire, size, sample_identity());
-    auto variant = GENERATE(list_variant::legacy_no_title, list_variant::legacy,
-                            list_variant::modern);
+    auto variant
+        = GENERATE(list_variant::legacy_no_title, list_variant::legacy, list_variant::modern);
     std::size_t count = 0;
     CHECK(walk(pages, variant, count) == expected_names());
     CHECK(count == (tools.size() + size - 1) / size);
     CHECK(count == pages.page_count());
 }
 
-TEST_CASE("TL5: the listing is deterministic: same text on every call, catalogue order",
-          "[protocol]")
+TEST_CASE(
+    "TL5: the listing is deterministic: same text on every call, catalogue order", "[protocol]")
 {
     auto tools = sample_tools();
     tool_pages a(tools, tool_naming::wire, 2, sample_identity());
     tool_pages b(tools, tool_naming::wire, 2, sample_identity());
-    for (auto variant : {list_variant::legacy, list_variant::modern}) {
+    for (auto variant : { list_variant::legacy, list_variant::modern }) {
         auto first = std::get<std::string_view>(a.page("", variant));
         CHECK(std::get<std::string_view>(a.page("", variant)) == first);
         CHECK(std::get<std::string_view>(b.page("", variant)) == first);
@@ -119,8 +119,8 @@ TEST_CASE("TL3: unknown, tampered or foreign cursors are -32602", "[protocol]")
     std::string const foreign(
         page_of(other_size, "", list_variant::legacy).at("nextCursor").as_string());
 
-    for (auto const& cursor : {std::string("nope"), tampered, past_end, zero, junk, foreign,
-                               std::string("tg1."), std::string("tg1.00000000.1")}) {
+    for (auto const& cursor : { std::string("nope"), tampered, past_end, zero, junk, foreign,
+             std::string("tg1."), std::string("tg1.00000000.1") }) {
         CAPTURE(cursor);
         auto out = pages.page(cursor, list_variant::legacy);
         REQUIRE(std::holds_alternative<rpc_error>(out));
@@ -138,7 +138,7 @@ TEST_CASE("OS3: the 2025-03-26 listing has no title, later revisions keep it", "
         CHECK_FALSE(tool.as_object().contains("title"));
         CHECK(tool.as_object().contains("description"));
     }
-    for (auto variant : {list_variant::legacy, list_variant::modern}) {
+    for (auto variant : { list_variant::legacy, list_variant::modern }) {
         auto const page = page_of(pages, "", variant);
         auto const& first = page.at("tools").at(0).as_object();
         CHECK(first.at("title") == "StoreApi GetOrder");
@@ -167,7 +167,7 @@ TEST_CASE("tools carry description, the schema as written and annotations", "[pr
 
 TEST_CASE("§6: every modern page carries resultType, ttlMs and the same cacheScope, legacy "
           "pages carry none",
-          "[protocol]")
+    "[protocol]")
 {
     auto tools = sample_tools();
     tool_pages pages(tools, tool_naming::wire, 2, sample_identity());
@@ -179,7 +179,7 @@ TEST_CASE("§6: every modern page carries resultType, ttlMs and the same cacheSc
         CHECK(page.at("cacheScope") == "public");
         CHECK(page.at("_meta").at(names::meta_server_info).at("version") == "9.8.7");
         auto legacy = page_of(pages, cursor, list_variant::legacy);
-        for (auto key : {"resultType", "ttlMs", "cacheScope", "_meta"}) {
+        for (auto key : { "resultType", "ttlMs", "cacheScope", "_meta" }) {
             CHECK_FALSE(legacy.contains(key));
         }
         if (!page.contains("nextCursor")) {
@@ -205,8 +205,7 @@ TEST_CASE("an empty catalogue lists an empty page", "[protocol]")
     CHECK_FALSE(page.contains("nextCursor"));
 }
 
-TEST_CASE("tools/list through the dispatcher follows cursors and refuses bad ones",
-          "[protocol]")
+TEST_CASE("tools/list through the dispatcher follows cursors and refuses bad ones", "[protocol]")
 {
     protocol_fixture f(2);
     f.initialize("2025-03-26");
@@ -216,8 +215,8 @@ TEST_CASE("tools/list through the dispatcher follows cursors and refuses bad one
     CHECK_FALSE(result.at("tools").at(0).as_object().contains("title")); // 03-26 session
     std::string const cursor(result.at("nextCursor").as_string());
 
-    auto second = f.answer(R"({"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":")" +
-                           cursor + R"("}})");
+    auto second = f.answer(R"({"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":")"
+        + cursor + R"("}})");
     CHECK(second.at("result").at("tools").at(0).at("name") == "KanbanApi_GetCard");
 
     auto bad = f.reply_to(
@@ -225,13 +224,13 @@ TEST_CASE("tools/list through the dispatcher follows cursors and refuses bad one
     CHECK(bad.http_status == 200);
     CHECK(error_code_of(json::parse(bad.flatten()).as_object()) == error_code::invalid_params);
 
-    auto not_string = f.answer(
-        R"({"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"cursor":7}})");
+    auto not_string
+        = f.answer(R"({"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"cursor":7}})");
     CHECK(error_code_of(not_string) == error_code::invalid_params);
 
     // The modern listing of the same catalogue accepts the same cursor (one listing, one scheme).
-    auto modern = f.answer(R"({"jsonrpc":"2.0","id":5,"method":"tools/list","params":{"cursor":")" +
-                           cursor + R"(",)" + modern_meta() + "}}");
+    auto modern = f.answer(R"({"jsonrpc":"2.0","id":5,"method":"tools/list","params":{"cursor":")"
+        + cursor + R"(",)" + modern_meta() + "}}");
     CHECK(modern.at("result").at("resultType") == "complete");
     CHECK(modern.at("result").at("tools").at(0).at("name") == "KanbanApi_GetCard");
 }

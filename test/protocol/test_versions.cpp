@@ -22,10 +22,10 @@ TEST_CASE("the served revisions are listed newest first, modern before legacy", 
     CHECK(list[3] == "2025-03-26");
     CHECK(is_modern_version("2026-07-28"));
     CHECK_FALSE(is_modern_version("2025-11-25"));
-    for (auto v : {"2025-11-25", "2025-06-18", "2025-03-26"}) {
+    for (auto v : { "2025-11-25", "2025-06-18", "2025-03-26" }) {
         CHECK(is_legacy_version(v));
     }
-    for (auto v : {"2026-07-28", "2024-11-05", "", "2025-11-25 "}) {
+    for (auto v : { "2026-07-28", "2024-11-05", "", "2025-11-25 " }) {
         CHECK_FALSE(is_legacy_version(v));
     }
 }
@@ -34,14 +34,14 @@ TEST_CASE("H17: a version is well formed only as YYYY-MM-DD", "[protocol]")
 {
     CHECK(is_well_formed_version("1999-01-01"));
     CHECK(is_well_formed_version("2025-11-25"));
-    for (auto v : {"2025-1-25", "2025/11/25", "20251125", "", "2025-11-25x", "abcd-ef-gh"}) {
+    for (auto v : { "2025-1-25", "2025/11/25", "20251125", "", "2025-11-25x", "abcd-ef-gh" }) {
         CAPTURE(v);
         CHECK_FALSE(is_well_formed_version(v));
     }
 }
 
 TEST_CASE("L3/L5: initialize negotiation echoes legacy versions and never offers 2026-07-28",
-          "[protocol]")
+    "[protocol]")
 {
     CHECK(negotiate_initialize("2025-03-26") == "2025-03-26");
     CHECK(negotiate_initialize("2025-06-18") == "2025-06-18");
@@ -64,7 +64,7 @@ TEST_CASE("B1/B2: only 2025-03-26 allows batches, title from 2025-06-18 on", "[p
 
 TEST_CASE("structuredContent policy: none for 03-26, objects for 06-18/11-25, any for "
           "2026-07-28",
-          "[protocol]")
+    "[protocol]")
 {
     CHECK(structured_content_policy("2025-03-26") == structured_policy::none);
     CHECK(structured_content_policy("2025-06-18") == structured_policy::objects_only);
@@ -93,8 +93,7 @@ TEST_CASE("structuredContent policy: none for 03-26, objects for 06-18/11-25, an
     CHECK(to_json(array_result, "2026-07-28").at("structuredContent") == json::parse("[1,2]"));
 }
 
-TEST_CASE("TC2/TC4: an error result has isError, content and no structuredContent",
-          "[protocol]")
+TEST_CASE("TC2/TC4: an error result has isError, content and no structuredContent", "[protocol]")
 {
     auto r = call_result::error("upstream said 500");
     r.structured = json::parse(R"({"a":1})");
@@ -110,8 +109,8 @@ TEST_CASE("TC2/TC4: an error result has isError, content and no structuredConten
 TEST_CASE("image and resource blocks keep their data and mime types", "[protocol]")
 {
     call_result r;
-    r.content.push_back({content_block::kind::image, "aGk=", "image/png", {}});
-    r.content.push_back({content_block::kind::resource, "AAE=", "application/pdf", "file:///x"});
+    r.content.push_back({ content_block::kind::image, "aGk=", "image/png", {} });
+    r.content.push_back({ content_block::kind::resource, "AAE=", "application/pdf", "file:///x" });
     auto out = to_json(r, "2025-06-18");
     auto const& image = out.at("content").at(0).as_object();
     CHECK(image.at("type") == "image");
@@ -123,8 +122,7 @@ TEST_CASE("image and resource blocks keep their data and mime types", "[protocol
     CHECK(resource.at("resource").at("uri") == "file:///x");
 }
 
-TEST_CASE("§2: the claim is the presence of the protocolVersion key in params._meta",
-          "[protocol]")
+TEST_CASE("§2: the claim is the presence of the protocolVersion key in params._meta", "[protocol]")
 {
     auto params = [](char const* text) { return json::parse(text).as_object(); };
     auto p1 = params(R"({"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}})");
@@ -140,8 +138,7 @@ TEST_CASE("§2: the claim is the presence of the protocolVersion key in params._
     CHECK_FALSE(has_version_claim(nullptr));
 }
 
-TEST_CASE("read_request_meta reads version, capabilities, client info and log level",
-          "[protocol]")
+TEST_CASE("read_request_meta reads version, capabilities, client info and log level", "[protocol]")
 {
     auto p = json::parse(R"({"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",)"
                          R"("io.modelcontextprotocol/clientCapabilities":{"x":{}},)"
@@ -162,8 +159,7 @@ TEST_CASE("read_request_meta reads version, capabilities, client info and log le
     CHECK(std::get<rpc_error>(none).code == error_code::invalid_params);
 }
 
-TEST_CASE("PG1: progress tokens are strings or integers, anything else is ignored",
-          "[protocol]")
+TEST_CASE("PG1: progress tokens are strings or integers, anything else is ignored", "[protocol]")
 {
     auto token = [](char const* text) {
         auto p = json::parse(text).as_object();
@@ -192,7 +188,7 @@ TEST_CASE("edit distance ignores case and suggestions stay close", "[protocol]")
 {
     CHECK(edit_distance("abc", "ABC") == 0);
     CHECK(edit_distance("kitten", "sitting") == 3);
-    std::vector<std::string_view> names{"GetOrder", "GetOrders", "DeleteOrder", "Zebra"};
+    std::vector<std::string_view> names { "GetOrder", "GetOrders", "DeleteOrder", "Zebra" };
     auto close = suggest_names("getordr", names);
     REQUIRE_FALSE(close.empty());
     CHECK(close.front() == "GetOrder");

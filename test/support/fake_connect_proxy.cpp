@@ -29,8 +29,8 @@ struct fake_connect_proxy::impl {
     mutable std::mutex mutex;
     std::vector<std::string> targets;
     std::vector<std::string> authorizations;
-    asio::io_context ioc{1};
-    tcp::acceptor acceptor{ioc};
+    asio::io_context ioc { 1 };
+    tcp::acceptor acceptor { ioc };
     std::thread thread;
 };
 
@@ -53,13 +53,14 @@ void report_exception(std::exception_ptr error)
 /// Copies bytes from `from` to `to` until either side ends, then half-closes `to`.
 asio::awaitable<void> pump(std::shared_ptr<tcp::socket> from, std::shared_ptr<tcp::socket> to)
 {
-    std::array<char, 16384> data{};
+    std::array<char, 16384> data {};
     for (;;) {
         auto [rec, n] = co_await from->async_read_some(asio::buffer(data), use_tuple);
         if (rec) {
             break;
         }
-        auto [wec, written] = co_await asio::async_write(*to, asio::buffer(data.data(), n), use_tuple);
+        auto [wec, written]
+            = co_await asio::async_write(*to, asio::buffer(data.data(), n), use_tuple);
         if (wec) {
             break;
         }
@@ -76,8 +77,8 @@ std::string header_value(std::string const& head, std::string_view name)
         auto const start = line + 2;
         auto const end = head.find("\r\n", start);
         auto const colon = head.find(':', start);
-        if (colon != std::string::npos && colon < end && colon - start == name.size() &&
-            strncasecmp(head.data() + start, name.data(), name.size()) == 0) {
+        if (colon != std::string::npos && colon < end && colon - start == name.size()
+            && strncasecmp(head.data() + start, name.data(), name.size()) == 0) {
             auto value = head.substr(colon + 1, end - colon - 1);
             return value.substr(value.find_first_not_of(' '));
         }
@@ -86,11 +87,12 @@ std::string header_value(std::string const& head, std::string_view name)
     return {};
 }
 
-asio::awaitable<void> serve_tunnel(fake_connect_proxy::impl* self, std::shared_ptr<tcp::socket> client)
+asio::awaitable<void> serve_tunnel(
+    fake_connect_proxy::impl* self, std::shared_ptr<tcp::socket> client)
 {
     std::string head;
-    auto [rec, size] = co_await asio::async_read_until(*client, asio::dynamic_buffer(head, 16384),
-                                                       "\r\n\r\n", use_tuple);
+    auto [rec, size] = co_await asio::async_read_until(
+        *client, asio::dynamic_buffer(head, 16384), "\r\n\r\n", use_tuple);
     if (rec || !head.starts_with("CONNECT ")) {
         co_return;
     }
@@ -104,8 +106,8 @@ asio::awaitable<void> serve_tunnel(fake_connect_proxy::impl* self, std::shared_p
     auto upstream = std::make_shared<tcp::socket>(self->ioc);
     auto const colon = target.rfind(':');
     tcp::resolver resolver(self->ioc);
-    auto [dec, endpoints] =
-        co_await resolver.async_resolve(target.substr(0, colon), target.substr(colon + 1), use_tuple);
+    auto [dec, endpoints] = co_await resolver.async_resolve(
+        target.substr(0, colon), target.substr(colon + 1), use_tuple);
     if (self->refuse) {
         reply = "HTTP/1.1 407 Proxy Authentication Required\r\nContent-Length: 0\r\n\r\n";
     } else if (dec) {
@@ -122,8 +124,8 @@ asio::awaitable<void> serve_tunnel(fake_connect_proxy::impl* self, std::shared_p
     }
     // Bytes the client sent after the CONNECT head (normally none before our 200).
     if (head.size() > size) {
-        co_await asio::async_write(*upstream, asio::buffer(head.data() + size, head.size() - size),
-                                   use_tuple);
+        co_await asio::async_write(
+            *upstream, asio::buffer(head.data() + size, head.size() - size), use_tuple);
     }
     asio::co_spawn(self->ioc, pump(client, upstream), report_exception);
     asio::co_spawn(self->ioc, pump(upstream, client), report_exception);
@@ -143,7 +145,8 @@ asio::awaitable<void> accept_loop(fake_connect_proxy::impl* self)
 
 } // namespace
 
-fake_connect_proxy::impl::impl(bool refuse_all) : refuse(refuse_all)
+fake_connect_proxy::impl::impl(bool refuse_all)
+    : refuse(refuse_all)
 {
     tcp::endpoint const endpoint(asio::ip::make_address("127.0.0.1"), 0);
     acceptor.open(endpoint.protocol());
@@ -159,7 +162,10 @@ fake_connect_proxy::impl::~impl()
     thread.join();
 }
 
-fake_connect_proxy::fake_connect_proxy(bool refuse) : impl_(std::make_unique<impl>(refuse)) {}
+fake_connect_proxy::fake_connect_proxy(bool refuse)
+    : impl_(std::make_unique<impl>(refuse))
+{
+}
 
 fake_connect_proxy::~fake_connect_proxy() = default;
 

@@ -53,8 +53,8 @@ std::string recorded_request::header(std::string_view name) const
 bool recorded_request::has_header(std::string_view name) const
 {
     for (auto const& entry : headers) {
-        if (entry.first.size() == name.size() &&
-            strncasecmp(entry.first.data(), name.data(), name.size()) == 0) {
+        if (entry.first.size() == name.size()
+            && strncasecmp(entry.first.data(), name.data(), name.size()) == 0) {
             return true;
         }
     }
@@ -82,20 +82,20 @@ struct fake_platform::impl {
     void notify();
 
     fake_platform_options options;
-    ssl::context tls{ssl::context::tls_server};
+    ssl::context tls { ssl::context::tls_server };
 
     mutable std::mutex mutex; // guards requests, queue, on_request
     std::vector<recorded_request> requests;
     std::deque<fake_response> queue;
     handler on_request;
 
-    std::atomic<std::size_t> accepted{0}, handshakes{0}, closed{0};
-    std::atomic<std::size_t> in_flight{0}, max_in_flight{0}, request_total{0};
+    std::atomic<std::size_t> accepted { 0 }, handshakes { 0 }, closed { 0 };
+    std::atomic<std::size_t> in_flight { 0 }, max_in_flight { 0 }, request_total { 0 };
     mutable std::mutex wait_mutex; // only for cv
     mutable std::condition_variable cv;
 
-    asio::io_context ioc{1};
-    tcp::acceptor acceptor{ioc};
+    asio::io_context ioc { 1 };
+    tcp::acceptor acceptor { ioc };
     std::thread thread;
 };
 
@@ -180,7 +180,7 @@ asio::awaitable<void> serve_requests(fake_platform::impl* self, Stream& stream, 
         case fake_action::respond:
             break;
         }
-        http::response<http::string_body> response{static_cast<http::status>(script.status), 11};
+        http::response<http::string_body> response { static_cast<http::status>(script.status), 11 };
         for (auto const& [name, value] : script.headers) {
             response.insert(name, value);
         }
@@ -208,7 +208,8 @@ asio::awaitable<void> serve_requests(fake_platform::impl* self, Stream& stream, 
     }
 }
 
-asio::awaitable<void> serve_connection(fake_platform::impl* self, tcp::socket socket, std::size_t id)
+asio::awaitable<void> serve_connection(
+    fake_platform::impl* self, tcp::socket socket, std::size_t id)
 {
     beast::tcp_stream tcp(std::move(socket));
     if (!self->options.tls) {
@@ -243,17 +244,18 @@ asio::awaitable<void> accept_loop(fake_platform::impl* self)
 
 } // namespace
 
-fake_platform::impl::impl(fake_platform_options o) : options(o)
+fake_platform::impl::impl(fake_platform_options o)
+    : options(o)
 {
     pem_pair server;
-    static std::vector<std::string> const names = {"localhost"};
-    static std::vector<std::string> const addresses = {"127.0.0.1", "::1"};
+    static std::vector<std::string> const names = { "localhost" };
+    static std::vector<std::string> const addresses = { "127.0.0.1", "::1" };
     switch (options.cert) {
     case fake_platform_options::certificate::valid:
         server = test_ca::shared().issue_server(names, addresses);
         break;
     case fake_platform_options::certificate::wrong_host:
-        server = test_ca::shared().issue_server({"wrong.example.test"}, {});
+        server = test_ca::shared().issue_server({ "wrong.example.test" }, {});
         break;
     case fake_platform_options::certificate::unknown_ca:
         server = test_ca("untrusted test CA").issue_server(names, addresses);
@@ -293,8 +295,7 @@ fake_response fake_platform::impl::answer(recorded_request request)
     ++request_total;
     auto const now = ++in_flight;
     auto seen = max_in_flight.load();
-    while (now > seen && !max_in_flight.compare_exchange_weak(seen, now)) {
-    }
+    while (now > seen && !max_in_flight.compare_exchange_weak(seen, now)) { }
     notify();
     return out;
 }
@@ -353,14 +354,29 @@ std::vector<recorded_request> fake_platform::requests() const
     return impl_->requests;
 }
 
-std::size_t fake_platform::request_count() const { return impl_->request_total; }
-std::size_t fake_platform::connections_accepted() const { return impl_->accepted; }
-std::size_t fake_platform::tls_handshakes() const { return impl_->handshakes; }
-std::size_t fake_platform::connections_closed() const { return impl_->closed; }
-std::size_t fake_platform::max_concurrent_requests() const { return impl_->max_in_flight; }
+std::size_t fake_platform::request_count() const
+{
+    return impl_->request_total;
+}
+std::size_t fake_platform::connections_accepted() const
+{
+    return impl_->accepted;
+}
+std::size_t fake_platform::tls_handshakes() const
+{
+    return impl_->handshakes;
+}
+std::size_t fake_platform::connections_closed() const
+{
+    return impl_->closed;
+}
+std::size_t fake_platform::max_concurrent_requests() const
+{
+    return impl_->max_in_flight;
+}
 
-bool fake_platform::wait_until(std::function<bool(fake_platform const&)> const& ready,
-                               std::chrono::milliseconds timeout) const
+bool fake_platform::wait_until(
+    std::function<bool(fake_platform const&)> const& ready, std::chrono::milliseconds timeout) const
 {
     std::unique_lock lock(impl_->wait_mutex);
     return impl_->cv.wait_for(lock, timeout, [&] { return ready(*this); });

@@ -16,25 +16,35 @@
 
 namespace {
 
-constexpr char const* usage =
-    "usage: fake_platform [--plain] [--status N] [--body JSON | --body-file PATH]\n"
-    "                     [--delay-ms N] [--log PATH]\n"
-    "                     [--faults RATE [--seed N] [--oversized-bytes N] [--slow-ms N]]\n"
-    "Serves on 127.0.0.1 (port printed as `port=<n> ca=<path>`) until stdin closes.\n"
-    "--faults: that share of requests (0..1) gets a reset, close, stall, slow answer, 500,\n"
-    "503/429 with Retry-After, an oversized or a malformed body; the counts are printed to\n"
-    "stderr as `faults: name=n ...` at exit.\n";
+constexpr char const* usage
+    = "usage: fake_platform [--plain] [--status N] [--body JSON | --body-file PATH]\n"
+      "                     [--delay-ms N] [--log PATH]\n"
+      "                     [--faults RATE [--seed N] [--oversized-bytes N] [--slow-ms N]]\n"
+      "Serves on 127.0.0.1 (port printed as `port=<n> ca=<path>`) until stdin closes.\n"
+      "--faults: that share of requests (0..1) gets a reset, close, stall, slow answer, 500,\n"
+      "503/429 with Retry-After, an oversized or a malformed body; the counts are printed to\n"
+      "stderr as `faults: name=n ...` at exit.\n";
 
 std::string json_string(std::string_view text)
 {
     std::string out = "\"";
     for (unsigned char c : text) {
         switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
         default:
             if (c < 0x20) {
                 out += fmt::format("\\u{:04x}", c);
@@ -56,8 +66,8 @@ std::string to_json_line(toolgate::test::recorded_request const& request)
         headers.append(json_string(name)).append(":").append(json_string(value));
     }
     return fmt::format(R"({{"method":{},"target":{},"headers":{{{}}},"body":{}}})",
-                       json_string(request.method), json_string(request.target), headers,
-                       json_string(request.body));
+        json_string(request.method), json_string(request.target), headers,
+        json_string(request.body));
 }
 
 struct settings {
@@ -134,8 +144,7 @@ int main(int argc, char** argv)
     std::fflush(stdout);
 
     std::string ignored;
-    while (std::getline(std::cin, ignored)) {
-    }
+    while (std::getline(std::cin, ignored)) { }
     if (config.faults.rate > 0) {
         std::fprintf(stderr, "faults: %s\n", faults.summary().c_str());
     }

@@ -6,7 +6,7 @@ namespace toolgate::testing {
 
 std::optional<std::string> gunzip(std::string const& member)
 {
-    z_stream zs{};
+    z_stream zs {};
     if (inflateInit2(&zs, 16 + 15) != Z_OK) { // 16: expect the gzip wrapper
         return std::nullopt;
     }

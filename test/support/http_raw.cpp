@@ -1,14 +1,13 @@
 // Blocking sockets with poll() deadlines.
 #include "http_raw.hpp"
 
+#include <arpa/inet.h>
 #include <cerrno>
 #include <cstring>
-#include <stdexcept>
-
-#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <stdexcept>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -60,7 +59,7 @@ http_connection::http_connection(std::uint16_t port)
     }
     int one = 1;
     ::setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    sockaddr_in addr{};
+    sockaddr_in addr {};
     addr.sin_family = AF_INET;
     addr.sin_port = htons(port);
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -68,12 +67,15 @@ http_connection::http_connection(std::uint16_t port)
         auto const error = errno;
         ::close(fd_);
         fd_ = -1;
-        throw std::runtime_error("connect 127.0.0.1:" + std::to_string(port) + ": " +
-                                 std::strerror(error));
+        throw std::runtime_error(
+            "connect 127.0.0.1:" + std::to_string(port) + ": " + std::strerror(error));
     }
 }
 
-http_connection::~http_connection() { close(); }
+http_connection::~http_connection()
+{
+    close();
+}
 
 void http_connection::close()
 {
@@ -103,11 +105,12 @@ bool http_connection::fill(clock::time_point deadline)
     if (eof_) {
         return false;
     }
-    auto const wait = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now());
+    auto const wait
+        = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now());
     if (wait.count() <= 0) {
         return false;
     }
-    pollfd p{fd_, POLLIN, 0};
+    pollfd p { fd_, POLLIN, 0 };
     int const ready = ::poll(&p, 1, static_cast<int>(wait.count()));
     if (ready <= 0) {
         return false;
@@ -122,12 +125,11 @@ bool http_connection::fill(clock::time_point deadline)
     return true;
 }
 
-std::string const& http_connection::read_until(std::string_view needle,
-                                                std::chrono::milliseconds timeout)
+std::string const& http_connection::read_until(
+    std::string_view needle, std::chrono::milliseconds timeout)
 {
     auto const deadline = clock::now() + timeout;
-    while (buffer_.find(needle) == std::string::npos && fill(deadline)) {
-    }
+    while (buffer_.find(needle) == std::string::npos && fill(deadline)) { }
     return buffer_;
 }
 
@@ -165,8 +167,8 @@ http_response http_connection::read_response(std::chrono::milliseconds timeout, 
         auto line = rest.substr(0, nl);
         auto const colon = line.find(':');
         if (colon != std::string_view::npos) {
-            out.headers.emplace_back(lower(line.substr(0, colon)),
-                                     std::string(trim(line.substr(colon + 1))));
+            out.headers.emplace_back(
+                lower(line.substr(0, colon)), std::string(trim(line.substr(colon + 1))));
         }
         if (nl == std::string_view::npos) {
             break;
@@ -178,8 +180,8 @@ http_response http_connection::read_response(std::chrono::milliseconds timeout, 
     auto const* encoding = out.header("transfer-encoding");
     auto const* length = out.header("content-length");
     auto const* connection = out.header("connection");
-    bool const no_body = head_request || out.status == 204 || out.status == 304 ||
-                         (out.status >= 100 && out.status < 200);
+    bool const no_body = head_request || out.status == 204 || out.status == 304
+        || (out.status >= 100 && out.status < 200);
     if (no_body) {
         // nothing
     } else if (encoding && lower(*encoding).find("chunked") != std::string::npos) {
@@ -216,8 +218,7 @@ http_response http_connection::read_response(std::chrono::milliseconds timeout, 
         out.body = buffer_.substr(0, size);
         buffer_.erase(0, size);
     } else {
-        while (fill(deadline)) {
-        }
+        while (fill(deadline)) { }
         out.body = std::move(buffer_);
         buffer_.clear();
     }
@@ -226,7 +227,7 @@ http_response http_connection::read_response(std::chrono::milliseconds timeout, 
 }
 
 std::string make_request(std::uint16_t port, std::string_view method, std::string_view path,
-                         header_pairs const& headers, std::string_view body)
+    header_pairs const& headers, std::string_view body)
 {
     std::string out;
     out.append(method).append(" ").append(path).append(" HTTP/1.1\r\n");
@@ -260,8 +261,7 @@ std::string make_request(std::uint16_t port, std::string_view method, std::strin
 }
 
 http_response http_request(std::uint16_t port, std::string_view method, std::string_view path,
-                           header_pairs const& headers, std::string_view body,
-                           std::chrono::milliseconds timeout)
+    header_pairs const& headers, std::string_view body, std::chrono::milliseconds timeout)
 {
     http_connection connection(port);
     header_pairs all = headers;

@@ -17,12 +17,12 @@ namespace toolgate::testing {
 using header_pairs = std::vector<std::pair<std::string, std::string>>;
 
 struct http_response {
-    int status = 0;           ///< 0 when no response arrived (closed, timed out)
+    int status = 0; ///< 0 when no response arrived (closed, timed out)
     std::string reason;
-    header_pairs headers;     ///< names lower-cased, in order
-    std::string body;         ///< de-chunked; SSE bodies are the raw event text
+    header_pairs headers; ///< names lower-cased, in order
+    std::string body; ///< de-chunked; SSE bodies are the raw event text
     bool chunked = false;
-    bool closed = false;      ///< the server closed the connection after this response
+    bool closed = false; ///< the server closed the connection after this response
 
     /// The first header with this lower-case name, or nullptr.
     std::string const* header(std::string_view lower_name) const;
@@ -40,8 +40,8 @@ public:
     /// Sends bytes as they are. False when the peer has closed.
     bool send(std::string_view bytes);
     /// Reads one response; status 0 when the connection closed or `timeout` passed first.
-    http_response read_response(std::chrono::milliseconds timeout = std::chrono::seconds(10),
-                                bool head_request = false);
+    http_response read_response(
+        std::chrono::milliseconds timeout = std::chrono::seconds(10), bool head_request = false);
     /// True when the server closes the connection (EOF or reset) within `timeout`.
     bool wait_closed(std::chrono::milliseconds timeout);
     /// Reads at least until `needle` appears in the raw bytes received (or the deadline).
@@ -62,12 +62,12 @@ private:
 /// Host header is given, and Content-Length when there is a body or the method is POST, unless
 /// one is given. An empty Host or Content-Length value leaves that header out.
 std::string make_request(std::uint16_t port, std::string_view method, std::string_view path,
-                         header_pairs const& headers, std::string_view body);
+    header_pairs const& headers, std::string_view body);
 
 /// Connects, sends one request with `Connection: close`, reads the response.
 http_response http_request(std::uint16_t port, std::string_view method, std::string_view path,
-                           header_pairs const& headers = {}, std::string_view body = {},
-                           std::chrono::milliseconds timeout = std::chrono::seconds(10));
+    header_pairs const& headers = {}, std::string_view body = {},
+    std::chrono::milliseconds timeout = std::chrono::seconds(10));
 
 /// The `data:` payloads of an SSE body, one string per event (multi-line data joined by \n).
 std::vector<std::string> sse_data(std::string_view body);

@@ -4,12 +4,11 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
-#include <regex>
-#include <stdexcept>
-
 #include <fcntl.h>
 #include <poll.h>
+#include <regex>
 #include <spawn.h>
+#include <stdexcept>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -53,11 +52,11 @@ std::chrono::milliseconds left(clock::time_point deadline)
 
 } // namespace
 
-child_process::child_process(std::string binary, std::vector<std::string> args,
-                             spawn_options options)
+child_process::child_process(
+    std::string binary, std::vector<std::string> args, spawn_options options)
 {
     ignore_sigpipe();
-    int in[2] = {-1, -1};
+    int in[2] = { -1, -1 };
     int out[2];
     int err[2];
     if (options.stdin_path.empty()) {
@@ -100,7 +99,8 @@ child_process::child_process(std::string binary, std::vector<std::string> args,
     }
     envp.push_back(nullptr);
 
-    int const rc = ::posix_spawn(&pid_, binary.c_str(), &actions, nullptr, argv.data(), envp.data());
+    int const rc
+        = ::posix_spawn(&pid_, binary.c_str(), &actions, nullptr, argv.data(), envp.data());
     posix_spawn_file_actions_destroy(&actions);
     if (in[0] >= 0) {
         ::close(in[0]);
@@ -149,17 +149,20 @@ bool child_process::write(std::string_view bytes)
     return true;
 }
 
-void child_process::close_stdin() { close_fd(in_); }
+void child_process::close_stdin()
+{
+    close_fd(in_);
+}
 
 void child_process::pump(std::chrono::milliseconds timeout)
 {
     pollfd fds[2];
     nfds_t count = 0;
     if (!stdout_eof_) {
-        fds[count++] = {out_, POLLIN, 0};
+        fds[count++] = { out_, POLLIN, 0 };
     }
     if (!stderr_eof_) {
-        fds[count++] = {err_, POLLIN, 0};
+        fds[count++] = { err_, POLLIN, 0 };
     }
     if (count == 0) {
         return;
@@ -266,7 +269,10 @@ std::optional<int> child_process::wait_exit(std::chrono::milliseconds timeout)
     }
 }
 
-bool child_process::running() { return !reap(false); }
+bool child_process::running()
+{
+    return !reap(false);
+}
 
 void child_process::signal(int sig)
 {
@@ -275,16 +281,17 @@ void child_process::signal(int sig)
     }
 }
 
-http_server_process::http_server_process(std::string binary, std::vector<std::string> args,
-                                         spawn_options options)
+http_server_process::http_server_process(
+    std::string binary, std::vector<std::string> args, spawn_options options)
 {
-    std::vector<std::string> full{"--transport", "http", "--host", "127.0.0.1", "--port", "0"};
+    std::vector<std::string> full { "--transport", "http", "--host", "127.0.0.1", "--port", "0" };
     for (auto& a : args) {
         full.push_back(std::move(a));
     }
-    process_ = std::make_unique<child_process>(std::move(binary), std::move(full),
-                                               std::move(options));
-    static std::regex const banner(R"(serving MCP \(Streamable HTTP\) at http://[^ ]*:(\d+)/[^\n]*\n)");
+    process_
+        = std::make_unique<child_process>(std::move(binary), std::move(full), std::move(options));
+    static std::regex const banner(
+        R"(serving MCP \(Streamable HTTP\) at http://[^ ]*:(\d+)/[^\n]*\n)");
     auto const deadline = clock::now() + 10s;
     std::smatch m;
     for (;;) {

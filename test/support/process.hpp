@@ -4,22 +4,21 @@
 #pragma once
 
 #include <chrono>
-#include <memory>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
-
 #include <sys/types.h>
+#include <vector>
 
 namespace toolgate::testing {
 
 using namespace std::chrono_literals;
 
 struct spawn_options {
-    std::vector<std::string> env;   ///< extra `NAME=value` entries (added to the environment)
-    std::string stdin_path;         ///< non-empty: stdin is this file instead of a pipe
+    std::vector<std::string> env; ///< extra `NAME=value` entries (added to the environment)
+    std::string stdin_path; ///< non-empty: stdin is this file instead of a pipe
 };
 
 class child_process {
@@ -79,8 +78,8 @@ class http_server_process {
 public:
     /// Starts `binary --transport http --host 127.0.0.1 --port 0 <args...>` and waits for the
     /// banner. Throws std::runtime_error (with the child's stderr) when none appears.
-    http_server_process(std::string binary, std::vector<std::string> args = {},
-                        spawn_options options = {});
+    http_server_process(
+        std::string binary, std::vector<std::string> args = {}, spawn_options options = {});
 
     std::uint16_t port() const { return port_; }
     child_process& process() { return *process_; }

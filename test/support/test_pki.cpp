@@ -16,8 +16,7 @@
 namespace toolgate::test {
 namespace {
 
-template <class T, void (*Free)(T*)>
-struct openssl_deleter {
+template <class T, void (*Free)(T*)> struct openssl_deleter {
     void operator()(T* p) const { Free(p); }
 };
 using pkey_ptr = std::unique_ptr<EVP_PKEY, openssl_deleter<EVP_PKEY, EVP_PKEY_free>>;
@@ -65,9 +64,9 @@ x509_ptr make_certificate(EVP_PKEY* key, std::string const& common_name, X509* i
     X509_set_pubkey(cert.get(), key);
     X509_NAME* name = X509_get_subject_name(cert.get());
     X509_NAME_add_entry_by_txt(name, "O", MBSTRING_ASC,
-                               reinterpret_cast<unsigned char const*>("toolgate tests"), -1, -1, 0);
+        reinterpret_cast<unsigned char const*>("toolgate tests"), -1, -1, 0);
     X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
-                               reinterpret_cast<unsigned char const*>(common_name.c_str()), -1, -1, 0);
+        reinterpret_cast<unsigned char const*>(common_name.c_str()), -1, -1, 0);
     X509* signer = issuer ? issuer : cert.get();
     X509_set_issuer_name(cert.get(), X509_get_subject_name(signer));
     return cert;
@@ -86,7 +85,7 @@ std::string to_pem(EVP_PKEY* key)
 {
     bio_ptr bio(BIO_new(BIO_s_mem()));
     check(PEM_write_bio_PrivateKey(bio.get(), key, nullptr, nullptr, 0, nullptr, nullptr) == 1,
-          "PEM_write_bio_PrivateKey");
+        "PEM_write_bio_PrivateKey");
     char* data = nullptr;
     auto const size = BIO_get_mem_data(bio.get(), &data);
     return std::string(data, static_cast<std::size_t>(size));
@@ -115,7 +114,8 @@ struct test_ca::keys {
     x509_ptr certificate;
 };
 
-test_ca::test_ca(std::string common_name) : keys_(std::make_unique<keys>())
+test_ca::test_ca(std::string common_name)
+    : keys_(std::make_unique<keys>())
 {
     keys_->key = make_key();
     keys_->certificate = make_certificate(keys_->key.get(), common_name, nullptr);
@@ -129,8 +129,8 @@ test_ca::test_ca(std::string common_name) : keys_(std::make_unique<keys>())
 
 test_ca::~test_ca() = default;
 
-pem_pair test_ca::issue_server(std::vector<std::string> const& dns_names,
-                               std::vector<std::string> const& ip_addresses) const
+pem_pair test_ca::issue_server(
+    std::vector<std::string> const& dns_names, std::vector<std::string> const& ip_addresses) const
 {
     auto key = make_key();
     std::string const common_name = dns_names.empty() ? std::string("server") : dns_names.front();
@@ -149,7 +149,7 @@ pem_pair test_ca::issue_server(std::vector<std::string> const& dns_names,
     add_extension(cert.get(), issuer, NID_subject_alt_name, san);
     add_extension(cert.get(), issuer, NID_authority_key_identifier, "keyid:always");
     check(X509_sign(cert.get(), keys_->key.get(), EVP_sha256()) > 0, "server signature");
-    return {to_pem(cert.get()), to_pem(key.get())};
+    return { to_pem(cert.get()), to_pem(key.get()) };
 }
 
 test_ca const& test_ca::shared()

@@ -28,7 +28,7 @@ public:
     /// A server certificate for these DNS names and IP addresses (subjectAltName), with
     /// serverAuth extended key usage. Thread-safe.
     pem_pair issue_server(std::vector<std::string> const& dns_names,
-                          std::vector<std::string> const& ip_addresses) const;
+        std::vector<std::string> const& ip_addresses) const;
 
     /// The process-wide test CA that fake platforms use by default; its certificate is written
     /// to a private temporary directory, removed at exit. Created on first use, thread-safe.

@@ -14,4 +14,7 @@ toolgate::server::service make_service(toolgate::server::config const&, boost::a
 
 } // namespace
 
-int main(int argc, char** argv) { return toolgate::server::run_main(argc, argv, make_service); }
+int main(int argc, char** argv)
+{
+    return toolgate::server::run_main(argc, argv, make_service);
+}

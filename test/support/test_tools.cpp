@@ -18,8 +18,8 @@ using protocol::tool_descriptor;
 namespace {
 
 constexpr char open_schema[] = R"({"type":"object"})";
-constexpr char slow_schema[] =
-    R"({"type":"object","properties":{"ms":{"type":"integer"},"steps":{"type":"integer"}}})";
+constexpr char slow_schema[]
+    = R"({"type":"object","properties":{"ms":{"type":"integer"},"steps":{"type":"integer"}}})";
 
 tool_descriptor make(std::string name, std::string schema, bool read_only)
 {
@@ -48,7 +48,7 @@ public:
     std::span<const tool_descriptor> tools() const override { return tools_; }
 
     asio::awaitable<call_result> call(tool_descriptor const& tool, json::object arguments,
-                                      toolkits::call_context& context) override
+        toolkits::call_context& context) override
     {
         if (tool.name == "Test_Echo") {
             call_result r = call_result::text(json::serialize(arguments));
@@ -57,7 +57,7 @@ public:
         }
         if (tool.name == "Test_Array") {
             call_result r = call_result::text("[1,2,3]");
-            r.structured = json::value(json::array{1, 2, 3});
+            r.structured = json::value(json::array { 1, 2, 3 });
             co_return r;
         }
         if (tool.name == "Test_Fail") {
@@ -69,13 +69,14 @@ public:
         if (tool.name == "Test_Log") {
             for (int level = 0; level <= int(protocol::log_level::emergency); ++level) {
                 context.log(static_cast<protocol::log_level>(level), "test",
-                            json::value(json::string("level " + std::to_string(level))));
+                    json::value(json::string("level " + std::to_string(level))));
             }
             co_return call_result::text("logged");
         }
         // Test_Slow
         auto const ms = arguments.contains("ms") ? arguments.at("ms").to_number<long>() : 1000;
-        auto const steps = arguments.contains("steps") ? arguments.at("steps").to_number<long>() : 4;
+        auto const steps
+            = arguments.contains("steps") ? arguments.at("steps").to_number<long>() : 4;
         asio::steady_timer timer(co_await asio::this_coro::executor);
         for (long i = 0; i < steps; ++i) {
             timer.expires_after(std::chrono::milliseconds(ms / std::max(1L, steps)));

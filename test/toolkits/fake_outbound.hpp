@@ -25,8 +25,8 @@ public:
     std::vector<transport::outbound_request> sent;
     std::deque<transport::outbound_result> script;
 
-    boost::asio::awaitable<transport::outbound_result>
-    send(transport::outbound_request request) override
+    boost::asio::awaitable<transport::outbound_result> send(
+        transport::outbound_request request) override
     {
         sent.push_back(std::move(request));
         if (script.empty()) {
@@ -37,8 +37,8 @@ public:
         co_return next;
     }
 
-    static transport::outbound_result answer(unsigned status, std::string content_type,
-                                             std::string body, std::string reason = {})
+    static transport::outbound_result answer(
+        unsigned status, std::string content_type, std::string body, std::string reason = {})
     {
         transport::outbound_result r;
         r.response.status = status;
@@ -62,25 +62,25 @@ public:
 /// A call_context that ignores progress and logs.
 class quiet_context final : public call_context {
 public:
-    void report_progress(double, std::optional<double>, std::string_view) override {}
-    void log(log_level, std::string_view, boost::json::value) override {}
+    void report_progress(double, std::optional<double>, std::string_view) override { }
+    void log(log_level, std::string_view, boost::json::value) override { }
     std::string_view protocol_version() const override { return "2025-11-25"; }
 };
 
 /// Runs `executor.execute(...)` to completion and returns its result; fails the test (by
 /// throwing) when the call throws or does not finish within a second.
 inline protocol::call_result run_call(tool_executor& executor, toolkit_spec const& toolkit,
-                                      tool_spec const& tool, boost::json::object arguments)
+    tool_spec const& tool, boost::json::object arguments)
 {
     boost::asio::io_context io;
     quiet_context context;
     std::optional<protocol::call_result> result;
     std::exception_ptr failure;
     boost::asio::co_spawn(io, executor.execute(toolkit, tool, std::move(arguments), context),
-                          [&](std::exception_ptr e, protocol::call_result r) {
-                              failure = e;
-                              result = std::move(r);
-                          });
+        [&](std::exception_ptr e, protocol::call_result r) {
+            failure = e;
+            result = std::move(r);
+        });
     io.run_for(std::chrono::seconds(1));
     if (failure) {
         std::rethrow_exception(failure);

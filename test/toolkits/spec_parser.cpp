@@ -16,20 +16,25 @@ namespace json = boost::json;
 
 namespace {
 
-const std::regex param_re{R"(^([a-z][A-Za-z0-9_]*) (s|i|n|b|a\[s\]) (R|O)$)"};
-const std::regex embedded_re{
-    R"((?:^|, | and | extras )([a-z][A-Za-z0-9_]*) (s|i|n|b|a\[s\]) (R|O)(?=$|,| and ))"};
-const std::regex bare_re{R"(^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$)"};
-const std::regex group_re{R"(^optional (strings|booleans):? (.*)$)"};
-const std::regex exec_re{R"(\(exec\b|required when executing)"};
-const std::regex mtool_re{R"(^M-tool( with (no )?extras)?)"};
+const std::regex param_re { R"(^([a-z][A-Za-z0-9_]*) (s|i|n|b|a\[s\]) (R|O)$)" };
+const std::regex embedded_re {
+    R"((?:^|, | and | extras )([a-z][A-Za-z0-9_]*) (s|i|n|b|a\[s\]) (R|O)(?=$|,| and ))"
+};
+const std::regex bare_re { R"(^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$)" };
+const std::regex group_re { R"(^optional (strings|booleans):? (.*)$)" };
+const std::regex exec_re { R"(\(exec\b|required when executing)" };
+const std::regex mtool_re { R"(^M-tool( with (no )?extras)?)" };
 
 std::string type_of(std::string const& code)
 {
-    if (code == "s") return "string";
-    if (code == "i") return "integer";
-    if (code == "n") return "number";
-    if (code == "b") return "boolean";
+    if (code == "s")
+        return "string";
+    if (code == "i")
+        return "integer";
+    if (code == "n")
+        return "number";
+    if (code == "b")
+        return "boolean";
     return "array";
 }
 
@@ -37,7 +42,7 @@ std::string trim(std::string s)
 {
     auto b = s.find_first_not_of(" \t");
     auto e = s.find_last_not_of(" \t");
-    return b == std::string::npos ? std::string{} : s.substr(b, e - b + 1);
+    return b == std::string::npos ? std::string {} : s.substr(b, e - b + 1);
 }
 
 std::vector<std::string> split_top(std::string const& text, std::string const& sep)
@@ -95,10 +100,10 @@ bool is_exec(std::string const& raw)
     return std::regex_search(raw, exec_re);
 }
 
-spec_param make_param(std::string name, std::string const& code, std::string const& flag,
-                      bool exec = false)
+spec_param make_param(
+    std::string name, std::string const& code, std::string const& flag, bool exec = false)
 {
-    return {std::move(name), type_of(code), flag == "R", exec};
+    return { std::move(name), type_of(code), flag == "R", exec };
 }
 
 struct parsed {
@@ -149,8 +154,8 @@ parsed parse_params(std::string const& body, bool history)
         }
     }
     if (r.m_tool) {
-        r.params.insert(r.params.begin(), {make_param("mode", "s", "R", true),
-                                           make_param("request_body", "s", "O", true)});
+        r.params.insert(r.params.begin(),
+            { make_param("mode", "s", "R", true), make_param("request_body", "s", "O", true) });
     }
     if (history) {
         r.params.push_back(make_param("idempotency_key", "s", "O"));
@@ -167,8 +172,8 @@ std::vector<std::string> all_matches(std::string const& text, std::regex const& 
     return out;
 }
 
-void parse_tool_line(std::string const& line, std::string const& toolkit, bool history,
-                     std::vector<spec_tool>& out)
+void parse_tool_line(
+    std::string const& line, std::string const& toolkit, bool history, std::vector<spec_tool>& out)
 {
     auto text = trim(line.substr(2));
     auto cut = text.find(": ");
@@ -184,8 +189,8 @@ void parse_tool_line(std::string const& line, std::string const& toolkit, bool h
     auto p = parse_params(text.substr(cut + 2), history);
     auto count = std::max(names.size(), ops.size());
     for (std::size_t i = 0; i < count; ++i) {
-        spec_tool t{toolkit, std::nullopt, std::nullopt, p.m_tool, p.no_params, p.complete,
-                    p.params};
+        spec_tool t { toolkit, std::nullopt, std::nullopt, p.m_tool, p.no_params, p.complete,
+            p.params };
         if (i < names.size()) {
             t.name = names[i];
         }
@@ -222,7 +227,7 @@ std::optional<std::string> opt_string(json::object const& o, char const* key)
 spec_table parse_spec_dir(fs::path const& dir)
 {
     spec_table table;
-    const std::regex kit_row{R"(^\| `(\w+)` \| ([^|]+) \| ([\d.]+) \| (\d+) \|$)"};
+    const std::regex kit_row { R"(^\| `(\w+)` \| ([^|]+) \| ([\d.]+) \| (\d+) \|$)" };
     for (auto const& file : spec_files(dir)) {
         std::ifstream in(file);
         std::string line, toolkit;
@@ -230,7 +235,7 @@ spec_table parse_spec_dir(fs::path const& dir)
         std::smatch m;
         while (std::getline(in, line)) {
             if (std::regex_match(line, m, kit_row)) {
-                table.toolkits.push_back({m[1], trim(m[2]), m[3], std::stoi(m[4])});
+                table.toolkits.push_back({ m[1], trim(m[2]), m[3], std::stoi(m[4]) });
             }
             if (line.starts_with("## ")) {
                 endpoints = line == "## Endpoints";
@@ -258,21 +263,20 @@ spec_table load_spec_table(fs::path const& file)
     spec_table table;
     for (auto const& v : doc.at("toolkits").as_array()) {
         auto const& o = v.as_object();
-        table.toolkits.push_back({std::string(o.at("name").as_string()),
-                                  std::string(o.at("wraps").as_string()),
-                                  std::string(o.at("version").as_string()),
-                                  static_cast<int>(o.at("tool_count").as_int64())});
+        table.toolkits.push_back({ std::string(o.at("name").as_string()),
+            std::string(o.at("wraps").as_string()), std::string(o.at("version").as_string()),
+            static_cast<int>(o.at("tool_count").as_int64()) });
     }
     for (auto const& v : doc.at("tools").as_array()) {
         auto const& o = v.as_object();
-        spec_tool t{std::string(o.at("toolkit").as_string()), opt_string(o, "name"),
-                    opt_string(o, "operation_id"), o.at("m_tool").as_bool(),
-                    o.at("no_parameters").as_bool(), o.at("complete").as_bool(), {}};
+        spec_tool t { std::string(o.at("toolkit").as_string()), opt_string(o, "name"),
+            opt_string(o, "operation_id"), o.at("m_tool").as_bool(),
+            o.at("no_parameters").as_bool(), o.at("complete").as_bool(), {} };
         for (auto const& pv : o.at("params").as_array()) {
             auto const& p = pv.as_object();
-            t.params.push_back({std::string(p.at("name").as_string()),
-                                std::string(p.at("type").as_string()), p.at("required").as_bool(),
-                                p.at("required_when_executing").as_bool()});
+            t.params.push_back(
+                { std::string(p.at("name").as_string()), std::string(p.at("type").as_string()),
+                    p.at("required").as_bool(), p.at("required_when_executing").as_bool() });
         }
         table.tools.push_back(std::move(t));
     }
@@ -300,8 +304,8 @@ spec_table current_spec_table()
     if (auto dir = find_spec_dir()) {
         return parse_spec_dir(*dir);
     }
-    return load_spec_table(fs::path(TOOLGATE_TEST_SOURCE_DIR) / "test" / "toolkits" /
-                           "spec_tools.json");
+    return load_spec_table(
+        fs::path(TOOLGATE_TEST_SOURCE_DIR) / "test" / "toolkits" / "spec_tools.json");
 }
 
 } // namespace toolgate::test

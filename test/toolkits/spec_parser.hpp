@@ -20,7 +20,7 @@ struct spec_param {
 
 struct spec_tool {
     std::string toolkit;
-    std::optional<std::string> name;         ///< absent for lines that give only an operation id
+    std::optional<std::string> name; ///< absent for lines that give only an operation id
     std::optional<std::string> operation_id;
     bool m_tool = false;
     bool no_parameters = false;

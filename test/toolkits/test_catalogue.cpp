@@ -12,9 +12,9 @@ using namespace toolgate::toolkits;
 
 TEST_CASE("the catalogue holds the specification's tool count for each toolkit", "[toolkits]")
 {
-    std::map<std::string_view, std::size_t> const expected{
-        {"StoreApi", 188}, {"CoreEngineApi", 29}, {"SearchApi", 45},  {"LedgerApi", 153},
-        {"DeskApi", 214},  {"KanbanApi", 246},    {"VectorDbApi", 81}, {"DeployApi", 194}};
+    std::map<std::string_view, std::size_t> const expected { { "StoreApi", 188 },
+        { "CoreEngineApi", 29 }, { "SearchApi", 45 }, { "LedgerApi", 153 }, { "DeskApi", 214 },
+        { "KanbanApi", 246 }, { "VectorDbApi", 81 }, { "DeployApi", 194 } };
     REQUIRE(all_toolkits().size() == 8);
     for (auto const* kit : all_toolkits()) {
         INFO(kit->name);
@@ -34,8 +34,8 @@ TEST_CASE("toolkit versions are the specification's", "[toolkits]")
 TEST_CASE("tool names are unique, qualified as Toolkit.Tool, and valid wire names", "[toolkits]")
 {
     std::set<std::string> dotted;
-    std::regex const wire{"^[A-Za-z0-9_-]{1,64}$"};
-    std::regex const part{"^[A-Z][A-Za-z0-9]*$"};
+    std::regex const wire { "^[A-Za-z0-9_-]{1,64}$" };
+    std::regex const part { "^[A-Z][A-Za-z0-9]*$" };
     for (auto const* kit : all_toolkits()) {
         for (auto const& tool : kit->tools) {
             std::string name(tool.name);
@@ -63,10 +63,9 @@ TEST_CASE("tools are found by either spelling and unknown names are not", "[tool
     CHECK_FALSE(find_toolkit("kanbanapi"));
 }
 
-TEST_CASE("every URL placeholder is bound to a path parameter or a toolkit secret",
-          "[toolkits]")
+TEST_CASE("every URL placeholder is bound to a path parameter or a toolkit secret", "[toolkits]")
 {
-    std::regex const placeholder{R"(\{([^}]*)\})"};
+    std::regex const placeholder { R"(\{([^}]*)\})" };
     for (auto const* kit : all_toolkits()) {
         for (auto const& tool : kit->tools) {
             std::string url(tool.http.url);

@@ -29,11 +29,11 @@ constexpr std::size_t param_limit = 200;
 std::vector<std::pair<std::regex, char const*>> const& template_phrases()
 {
     static std::vector<std::pair<std::regex, char const*>> const phrases = {
-        {std::regex(R"(\bGoes in (the|a) )"), "placement sentence"},
-        {std::regex(R"(\bIdentifier of the [a-z ]+ unique\b)"), "template identifier text"},
-        {std::regex(R"(\b(GET|POST|PUT|PATCH|DELETE) /[a-z{])"), "HTTP method and path"},
-        {std::regex(R"(\bon the [a-z -]*platform\b)"), "'on the ... platform'"},
-        {std::regex(R"(\b(Removes or overwrites data|Mode-based: call once)\b)"), "old template"},
+        { std::regex(R"(\bGoes in (the|a) )"), "placement sentence" },
+        { std::regex(R"(\bIdentifier of the [a-z ]+ unique\b)"), "template identifier text" },
+        { std::regex(R"(\b(GET|POST|PUT|PATCH|DELETE) /[a-z{])"), "HTTP method and path" },
+        { std::regex(R"(\bon the [a-z -]*platform\b)"), "'on the ... platform'" },
+        { std::regex(R"(\b(Removes or overwrites data|Mode-based: call once)\b)"), "old template" },
     };
     return phrases;
 }
@@ -44,9 +44,9 @@ std::vector<std::string> words_of(std::string_view text)
     std::string word;
     for (std::size_t i = 0; i <= text.size(); ++i) {
         char const c = i < text.size() ? text[i] : ' ';
-        bool const boundary = !std::isalnum(static_cast<unsigned char>(c)) ||
-                              (std::isupper(static_cast<unsigned char>(c)) && !word.empty() &&
-                               std::islower(static_cast<unsigned char>(word.back())));
+        bool const boundary = !std::isalnum(static_cast<unsigned char>(c))
+            || (std::isupper(static_cast<unsigned char>(c)) && !word.empty()
+                && std::islower(static_cast<unsigned char>(word.back())));
         if (boundary && !word.empty()) {
             out.push_back(word);
             word.clear();
@@ -61,10 +61,9 @@ std::vector<std::string> words_of(std::string_view text)
 /// A text made only of the name's own words and filler says nothing the name does not.
 bool restates(std::string_view text, std::string_view name)
 {
-    static std::set<std::string> const filler = {"the", "a", "an", "of", "to", "for", "by",
-                                                 "this", "its", "on", "in", "and", "or", "get",
-                                                 "gets", "value", "identifier", "id", "unique",
-                                                 "details", "info"};
+    static std::set<std::string> const filler
+        = { "the", "a", "an", "of", "to", "for", "by", "this", "its", "on", "in", "and", "or",
+              "get", "gets", "value", "identifier", "id", "unique", "details", "info" };
     auto const own = words_of(name);
     std::set<std::string> allowed(own.begin(), own.end());
     allowed.insert(filler.begin(), filler.end());
@@ -109,13 +108,13 @@ std::string problem_with(std::string_view text, std::size_t limit, std::string_v
 /// Field paths of a body schema that a caller must be told about: top-level fields and every
 /// required one (the same rule as tools/descriptions_lib.py).
 void must_describe(json::value const& node, std::string const& path, bool top,
-                   std::vector<std::pair<std::string, json::object const*>>& out)
+    std::vector<std::pair<std::string, json::object const*>>& out)
 {
     auto const* o = node.if_object();
     if (!o) {
         return;
     }
-    for (auto key : {"oneOf", "anyOf", "allOf"}) {
+    for (auto key : { "oneOf", "anyOf", "allOf" }) {
         if (auto const* branches = o->if_contains(key)) {
             for (auto const& b : branches->as_array()) {
                 must_describe(b, path, top, out);
@@ -187,8 +186,8 @@ TEST_CASE("every body field a caller sets is described", "[toolkits][text]")
             for (auto const& [path, node] : fields) {
                 auto const* d = node->if_contains("description");
                 if (!d || !d->is_string() || d->as_string().empty()) {
-                    missing.push_back(std::string(kit->name) + "." + std::string(tool.name) +
-                                      " body " + path);
+                    missing.push_back(
+                        std::string(kit->name) + "." + std::string(tool.name) + " body " + path);
                 } else {
                     ++described;
                     CHECK(d->as_string().size() <= param_limit);
@@ -205,8 +204,8 @@ TEST_CASE("every body field a caller sets is described", "[toolkits][text]")
 namespace {
 class unused_executor final : public tool_executor {
 public:
-    boost::asio::awaitable<protocol::call_result> execute(toolkit_spec const&, tool_spec const&,
-                                                          json::object, call_context&) override
+    boost::asio::awaitable<protocol::call_result> execute(
+        toolkit_spec const&, tool_spec const&, json::object, call_context&) override
     {
         co_return protocol::call_result::error("not used");
     }

@@ -18,9 +18,8 @@ namespace {
 class recording_executor final : public tool_executor {
 public:
     std::vector<std::string> calls;
-    boost::asio::awaitable<protocol::call_result> execute(toolkit_spec const& toolkit,
-                                                          tool_spec const& tool, json::object,
-                                                          call_context&) override
+    boost::asio::awaitable<protocol::call_result> execute(
+        toolkit_spec const& toolkit, tool_spec const& tool, json::object, call_context&) override
     {
         calls.push_back(std::string(toolkit.name) + "." + std::string(tool.name));
         co_return protocol::call_result::text("sent");
@@ -29,7 +28,10 @@ public:
 
 class view_context final : public call_context {
 public:
-    explicit view_context(protocol::tool_view const* v = nullptr) : view_(v) { }
+    explicit view_context(protocol::tool_view const* v = nullptr)
+        : view_(v)
+    {
+    }
     void report_progress(double, std::optional<double>, std::string_view) override { }
     void log(log_level, std::string_view, json::value) override { }
     std::string_view protocol_version() const override { return "2025-11-25"; }
@@ -93,10 +95,10 @@ std::vector<std::string> names_in(json::object const& answer)
 TEST_CASE("search words: identifiers split, stopwords dropped, light stemming", "[discovery]")
 {
     CHECK(search_tokens("GetFolderItems") == std::vector<std::string> { "get", "folder", "item" });
-    CHECK(search_tokens("XMLFileUploads of the team") ==
-          std::vector<std::string> { "xml", "fil", "upload", "team" });
-    CHECK(search_tokens("archived archiving archives") ==
-          std::vector<std::string> { "archiv", "archiv", "archiv" });
+    CHECK(search_tokens("XMLFileUploads of the team")
+        == std::vector<std::string> { "xml", "fil", "upload", "team" });
+    CHECK(search_tokens("archived archiving archives")
+        == std::vector<std::string> { "archiv", "archiv", "archiv" });
     CHECK(search_tokens("list_user_ids") == std::vector<std::string> { "list", "user", "id" });
 }
 
@@ -124,8 +126,10 @@ TEST_CASE("the index ranks by field-weighted words and widens by synonyms", "[di
 TEST_CASE("another tool named in backticks does not lend this one its words", "[discovery]")
 {
     std::vector<search_entry> entries {
-        { "CheckEngineHealth", "Check the engine", "Is the engine up? Otherwise use "
-          "`CoreApi_GetWorkerHealthStatus` or `CoreApi.ListWorkerPools`.", "", "" },
+        { "CheckEngineHealth", "Check the engine",
+            "Is the engine up? Otherwise use "
+            "`CoreApi_GetWorkerHealthStatus` or `CoreApi.ListWorkerPools`.",
+            "", "" },
         { "ListWidgets", "List widgets", "Widgets, with their worker pools.", "", "" },
     };
     search_index index(entries);
@@ -191,25 +195,25 @@ TEST_CASE("toolgate_describe_tools gives full definitions and a did-you-mean", "
     CHECK(tools[0].at("annotations").at("readOnlyHint") == true);
     auto const& unknown = answer.at("unknown").as_array();
     REQUIRE(unknown.size() == 1);
-    CHECK(json::serialize(unknown[0].at("did_you_mean")).find("KanbanApi_GetBoardMembers") !=
-          std::string::npos);
+    CHECK(json::serialize(unknown[0].at("did_you_mean")).find("KanbanApi_GetBoardMembers")
+        != std::string::npos);
 }
 
 TEST_CASE("toolgate_call_tool answers as the tool itself does", "[discovery]")
 {
     fixture f;
     auto const direct = f.call("KanbanApi_GetBoardMembers", R"({"board_id":"b1"})");
-    auto const meta = f.call(call_tool_name,
-        R"({"name":"KanbanApi.GetBoardMembers","arguments":{"board_id":"b1"}})");
+    auto const meta = f.call(
+        call_tool_name, R"({"name":"KanbanApi.GetBoardMembers","arguments":{"board_id":"b1"}})");
     CHECK(meta.is_error == direct.is_error);
     CHECK(meta.content[0].text == direct.content[0].text);
-    CHECK(f.executor.calls ==
-          std::vector<std::string> { "KanbanApi.GetBoardMembers", "KanbanApi.GetBoardMembers" });
+    CHECK(f.executor.calls
+        == std::vector<std::string> { "KanbanApi.GetBoardMembers", "KanbanApi.GetBoardMembers" });
 
     // Argument problems come back exactly as a direct call's.
     auto const bad_direct = f.call("KanbanApi_GetBoardMembers", R"({"bord_id":"b1"})");
-    auto const bad_meta = f.call(call_tool_name,
-        R"({"name":"KanbanApi_GetBoardMembers","arguments":{"bord_id":"b1"}})");
+    auto const bad_meta = f.call(
+        call_tool_name, R"({"name":"KanbanApi_GetBoardMembers","arguments":{"bord_id":"b1"}})");
     CHECK(bad_meta.is_error);
     CHECK(bad_meta.content[0].text == bad_direct.content[0].text);
 

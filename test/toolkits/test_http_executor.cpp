@@ -1,13 +1,11 @@
 // The HTTP executor end to end against a fake outbound client: what is sent, what is not,
 // and what comes back.
-#include "toolkits/http_executor.hpp"
-
 #include "executor_fixtures.hpp"
 #include "fake_outbound.hpp"
+#include "toolkits/http_executor.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
-
 #include <catch2/catch.hpp>
 
 namespace json = boost::json;
@@ -26,11 +24,9 @@ json::object args(std::string_view text)
 
 fixed_credentials test_secrets()
 {
-    return fixed_credentials({{"STORE_ACCESS_TOKEN", "store-token-1"},
-                              {"ENGINE_API_KEY", "engine-key-1"},
-                              {"DEPLOY_ACCESS_TOKEN", "deploy-token-1"},
-                              {"DESK_API_KEY", "desk-key-1"},
-                              {"DESK_SUBDOMAIN", "acme"}});
+    return fixed_credentials({ { "STORE_ACCESS_TOKEN", "store-token-1" },
+        { "ENGINE_API_KEY", "engine-key-1" }, { "DEPLOY_ACCESS_TOKEN", "deploy-token-1" },
+        { "DESK_API_KEY", "desk-key-1" }, { "DESK_SUBDOMAIN", "acme" } });
 }
 
 std::string const& text_of(toolgate::protocol::call_result const& r)
@@ -48,18 +44,18 @@ TEST_CASE("a call is built, authenticated, sent once and shaped", "[toolkits][ex
     http_executor executor(outbound, secrets, {});
     outbound.script.push_back(fake_outbound::answer(200, "application/json", "{\"id\": \"7\"}"));
 
-    auto r = run_call(executor, fx::store, fx::get_folder,
-                      args(R"({"folder_id":"7","fields":["a","b"]})"));
+    auto r = run_call(
+        executor, fx::store, fx::get_folder, args(R"({"folder_id":"7","fields":["a","b"]})"));
     CHECK_FALSE(r.is_error);
     CHECK(text_of(r) == R"({"id":"7"})");
     REQUIRE(outbound.sent.size() == 1);
     auto const& sent = outbound.sent[0];
     CHECK(sent.method == "GET");
     CHECK(sent.url == "https://api.box.com/2.0/folders/7?fields=a,b");
-    CHECK(sent.headers ==
-          toolgate::transport::header_list{{"box-version", "2024.0"},
-                                           {"Authorization", "Bearer store-token-1"}});
-    CHECK(sent.secret_headers == std::vector<std::string>{"authorization"});
+    CHECK(sent.headers
+        == toolgate::transport::header_list {
+            { "box-version", "2024.0" }, { "Authorization", "Bearer store-token-1" } });
+    CHECK(sent.secret_headers == std::vector<std::string> { "authorization" });
 }
 
 TEST_CASE("prepare shows the request a call would send", "[toolkits][executor]")
@@ -85,22 +81,22 @@ TEST_CASE("refused calls send nothing", "[toolkits][executor]")
 
     SECTION("M-tool schema request")
     {
-        auto r = run_call(executor, fx::engine, fx::execute_tool,
-                          args(R"({"mode":"get_request_schema"})"));
+        auto r = run_call(
+            executor, fx::engine, fx::execute_tool, args(R"({"mode":"get_request_schema"})"));
         CHECK_FALSE(r.is_error);
         CHECK(text_of(r) == fx::execute_tool.request_body_schema);
     }
     SECTION("M-tool with invalid JSON")
     {
         auto r = run_call(executor, fx::engine, fx::execute_tool,
-                          args(R"({"mode":"execute","request_body":"{\"tool_name\": }"})"));
+            args(R"({"mode":"execute","request_body":"{\"tool_name\": }"})"));
         CHECK(r.is_error);
         CHECK_THAT(text_of(r), Catch::Contains("line 1, column 15"));
     }
     SECTION("header injection")
     {
         auto r = run_call(executor, fx::store, fx::update_file,
-                          args(R"({"file_id":"1","etag":"x\r\nX-Injected: 1"})"));
+            args(R"({"file_id":"1","etag":"x\r\nX-Injected: 1"})"));
         CHECK(r.is_error);
         CHECK_THAT(text_of(r), Catch::Contains("`etag`"));
     }
@@ -108,19 +104,19 @@ TEST_CASE("refused calls send nothing", "[toolkits][executor]")
     {
         fixed_credentials none;
         http_executor bare(outbound, none, {});
-        auto [kit, tool, arguments, variable] =
-            GENERATE(table<toolkit_spec const*, tool_spec const*, std::string, std::string>({
-                {&fx::store, &fx::get_folder, R"({"folder_id":"1"})", "STORE_ACCESS_TOKEN"},
-                {&fx::engine, &fx::list_tools, "{}", "ENGINE_API_KEY"},
-                {&fx::search, &fx::search.tools[0], R"({"webset_id":"w"})", "SEARCH_API_KEY"},
-                {&fx::ledger, &fx::ledger.tools[0], R"({"invoice_id":"i","tenant_id":"t"})",
-                 "LEDGER_ACCESS_TOKEN"},
-                {&fx::desk, &fx::list_assets, "{}", "DESK_SUBDOMAIN"},
-                {&fx::kanban, &fx::get_cards, "{}", "KANBAN_TOKEN"},
-                {&fx::vectordb, &fx::get_schema, "{}", "VECTORDB_SERVER_URL"},
-                {&fx::deploy, &fx::accept_transfer,
-                 R"({"mode":"execute","project_transfer_code":"c","request_body":"{}"})",
-                 "DEPLOY_ACCESS_TOKEN"},
+        auto [kit, tool, arguments, variable]
+            = GENERATE(table<toolkit_spec const*, tool_spec const*, std::string, std::string>({
+                { &fx::store, &fx::get_folder, R"({"folder_id":"1"})", "STORE_ACCESS_TOKEN" },
+                { &fx::engine, &fx::list_tools, "{}", "ENGINE_API_KEY" },
+                { &fx::search, &fx::search.tools[0], R"({"webset_id":"w"})", "SEARCH_API_KEY" },
+                { &fx::ledger, &fx::ledger.tools[0], R"({"invoice_id":"i","tenant_id":"t"})",
+                    "LEDGER_ACCESS_TOKEN" },
+                { &fx::desk, &fx::list_assets, "{}", "DESK_SUBDOMAIN" },
+                { &fx::kanban, &fx::get_cards, "{}", "KANBAN_TOKEN" },
+                { &fx::vectordb, &fx::get_schema, "{}", "VECTORDB_SERVER_URL" },
+                { &fx::deploy, &fx::accept_transfer,
+                    R"({"mode":"execute","project_transfer_code":"c","request_body":"{}"})",
+                    "DEPLOY_ACCESS_TOKEN" },
             }));
         auto r = run_call(bare, *kit, *tool, args(arguments));
         CHECK(r.is_error);
@@ -176,13 +172,13 @@ TEST_CASE("platform errors and failures come back as tool errors", "[toolkits][e
 }
 
 TEST_CASE("review 9: answers past the memory budget are refused while others are held",
-          "[toolkits][executor][review]")
+    "[toolkits][executor][review]")
 {
     fake_outbound outbound;
     auto secrets = test_secrets();
     execution_options limits;
     limits.answer_budget_bytes = 1000;
-    http_executor executor(outbound, secrets, {}, shaping_options{}, limits);
+    http_executor executor(outbound, secrets, {}, shaping_options {}, limits);
     std::string const big = R"({"blob":")" + std::string(600, 'x') + R"("})";
     outbound.script.push_back(fake_outbound::answer(200, "application/json", big));
     outbound.script.push_back(fake_outbound::answer(200, "application/json", big));
@@ -199,14 +195,13 @@ TEST_CASE("review 9: answers past the memory budget are refused while others are
 }
 
 TEST_CASE("review 14: the toolkit's own credentials are masked in a successful answer",
-          "[toolkits][executor][review]")
+    "[toolkits][executor][review]")
 {
     fake_outbound outbound;
     auto secrets = test_secrets();
     http_executor executor(outbound, secrets, {});
     // A platform that echoes the request, query credentials and all.
-    outbound.script.push_back(fake_outbound::answer(
-        200, "application/json",
+    outbound.script.push_back(fake_outbound::answer(200, "application/json",
         R"({"self":"https://api.box.com/2.0/folders/7?access=store-token-1","note":"ok"})"));
     auto r = run_call(executor, fx::store, fx::get_folder, args(R"({"folder_id":"7"})"));
     CHECK_FALSE(r.is_error);

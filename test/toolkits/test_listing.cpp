@@ -3,14 +3,13 @@
 
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
-
 #include <catch2/catch.hpp>
 
 using namespace toolgate::toolkits;
 namespace json = boost::json;
 
 TEST_CASE("the toolkit listing shows names, versions, counts, auth and capabilities",
-          "[toolkits][listing]")
+    "[toolkits][listing]")
 {
     auto text = list_toolkits_text();
     CHECK_THAT(text, Catch::Contains("StoreApi 0.2.0  188 tools"));
@@ -34,18 +33,19 @@ TEST_CASE("the toolkit listing as JSON has one object per toolkit", "[toolkits][
 
 TEST_CASE("the tool listing shows each selected tool with its parameters", "[toolkits][listing]")
 {
-    auto text = list_tools_text(make_selection(std::vector<std::string>{"StoreApi"}, {}));
+    auto text = list_tools_text(make_selection(std::vector<std::string> { "StoreApi" }, {}));
     CHECK_THAT(text, Catch::Contains("StoreApi.DeleteFolder [DELETE] folder_identifier*:string"));
     CHECK_THAT(text, Catch::EndsWith("188 tools (* required, ! required when mode is execute)\n"));
     CHECK_THAT(text, !Catch::Contains("KanbanApi."));
-    auto m = list_tools_text(make_selection({}, std::vector<std::string>{"CoreEngineApi.ExecuteTool"}));
+    auto m = list_tools_text(
+        make_selection({}, std::vector<std::string> { "CoreEngineApi.ExecuteTool" }));
     CHECK_THAT(m, Catch::Contains("mode*:string request_body!:string"));
 }
 
-TEST_CASE("the tool listing as JSON names both spellings and the parameters",
-          "[toolkits][listing]")
+TEST_CASE("the tool listing as JSON names both spellings and the parameters", "[toolkits][listing]")
 {
-    auto v = json::parse(list_tools_json(make_selection({}, std::vector<std::string>{"StoreApi.DeleteFolder"})));
+    auto v = json::parse(
+        list_tools_json(make_selection({}, std::vector<std::string> { "StoreApi.DeleteFolder" })));
     auto const& tools = v.as_array();
     REQUIRE(tools.size() == 1);
     auto const& t = tools[0].as_object();

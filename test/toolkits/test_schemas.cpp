@@ -4,7 +4,6 @@
 
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
-
 #include <catch2/catch.hpp>
 
 using namespace toolgate::toolkits;
@@ -27,7 +26,7 @@ void check_schema(json::value const& node, bool prose_allowed)
     auto const& o = node.as_object();
     CHECK_FALSE(o.contains("nullable"));
     CHECK_FALSE(o.contains("definitions"));
-    for (auto key : {"exclusiveMinimum", "exclusiveMaximum"}) {
+    for (auto key : { "exclusiveMinimum", "exclusiveMaximum" }) {
         if (auto const* v = o.if_contains(key)) {
             CHECK(v->is_number());
         }
@@ -146,8 +145,8 @@ TEST_CASE("limits and formats the specification states are in the schemas", "[to
     CHECK(prop("LedgerApi.GetLedgerContactByNumber", "contact_number").at("maxLength") == 50);
     CHECK(prop("LedgerApi.GetTrialBalanceReport", "report_date").at("format") == "date");
     CHECK(prop("VectorDbApi.RestoreBackup", "backup_identifier").contains("pattern"));
-    CHECK(prop("KanbanApi.AddAttachmentToKanbanCard", "attachment_url").at("pattern") ==
-          "^https?://");
+    CHECK(prop("KanbanApi.AddAttachmentToKanbanCard", "attachment_url").at("pattern")
+        == "^https?://");
 }
 
 namespace {
@@ -161,8 +160,8 @@ std::string strict_obstacle(json::value const& node, std::string const& where)
     if (!o) {
         return {};
     }
-    for (auto key : {"oneOf", "allOf", "not", "if", "then", "else", "patternProperties",
-                     "dependentSchemas", "$ref"}) {
+    for (auto key : { "oneOf", "allOf", "not", "if", "then", "else", "patternProperties",
+             "dependentSchemas", "$ref" }) {
         if (o->contains(key)) {
             return where + ": uses " + key;
         }
@@ -222,7 +221,7 @@ std::string strict_obstacle(json::value const& node, std::string const& where)
 } // namespace
 
 TEST_CASE("every tool's inputSchema converts to strict mode without changing what it accepts",
-          "[toolkits][schema]")
+    "[toolkits][schema]")
 {
     // Issue 11 item 10: strict clients (OpenAI's Agents SDK, structured outputs) and LangChain's
     // adapter must get every tool as it is; the published forms (tools/schema_forms.py) make
@@ -231,7 +230,7 @@ TEST_CASE("every tool's inputSchema converts to strict mode without changing wha
     for (auto const* kit : all_toolkits()) {
         for (auto const& tool : kit->tools) {
             auto const why = strict_obstacle(json::parse(tool.input_schema),
-                                             std::string(kit->name) + "_" + std::string(tool.name));
+                std::string(kit->name) + "_" + std::string(tool.name));
             if (!why.empty()) {
                 refused.push_back(why);
             }
@@ -242,7 +241,7 @@ TEST_CASE("every tool's inputSchema converts to strict mode without changing wha
 }
 
 TEST_CASE("no single-element type lists, and no oneOf objects told apart by a const",
-          "[toolkits][schema]")
+    "[toolkits][schema]")
 {
     // The Inspector's strict lint warns on `"type":["string"]`; LangChain merges oneOf
     // branches and keeps only the last const.

@@ -28,20 +28,20 @@ TEST_CASE("an empty selection serves every tool", "[toolkits][selection]")
 {
     auto sel = make({}, {});
     CHECK(sel.tools().size() == 1150);
-    CHECK(sel == selection{});
+    CHECK(sel == selection {});
     CHECK(sel.key() == "toolkits=*;tools=*");
 }
 
 TEST_CASE("toolkit lists are comma-separated and repeatable", "[toolkits][selection]")
 {
-    auto sel = make({"StoreApi, KanbanApi", "DeployApi"}, {});
+    auto sel = make({ "StoreApi, KanbanApi", "DeployApi" }, {});
     CHECK(sel.tools().size() == 188 + 246 + 194);
     CHECK(sel.key() == "toolkits=DeployApi,KanbanApi,StoreApi;tools=*");
 }
 
 TEST_CASE("tool globs select across toolkits in either spelling", "[toolkits][selection]")
 {
-    auto sel = make({}, {"StoreApi.Get*", "DeployApi_*"});
+    auto sel = make({}, { "StoreApi.Get*", "DeployApi_*" });
     auto tools = sel.tools();
     REQUIRE_FALSE(tools.empty());
     std::size_t deploy = 0;
@@ -54,12 +54,12 @@ TEST_CASE("tool globs select across toolkits in either spelling", "[toolkits][se
         }
     }
     CHECK(deploy == 194);
-    CHECK(make({}, {"StoreApi"}).tools().size() == 188);
+    CHECK(make({}, { "StoreApi" }).tools().size() == 188);
 }
 
 TEST_CASE("toolkits and tools together select their intersection", "[toolkits][selection]")
 {
-    auto sel = make({"StoreApi"}, {"*.DeleteFolder"});
+    auto sel = make({ "StoreApi" }, { "*.DeleteFolder" });
     auto tools = sel.tools();
     REQUIRE(tools.size() == 1);
     CHECK(tools[0].tool->name == "DeleteFolder");
@@ -67,14 +67,14 @@ TEST_CASE("toolkits and tools together select their intersection", "[toolkits][s
 
 TEST_CASE("an unknown toolkit is a clear error", "[toolkits][selection]")
 {
-    CHECK_THROWS_WITH(make({"StoreAPI"}, {}), Catch::Contains("unknown toolkit `StoreAPI`") &&
-                                                  Catch::Contains("StoreApi"));
+    CHECK_THROWS_WITH(make({ "StoreAPI" }, {}),
+        Catch::Contains("unknown toolkit `StoreAPI`") && Catch::Contains("StoreApi"));
 }
 
 TEST_CASE("a tool pattern that matches nothing is an error", "[toolkits][selection]")
 {
-    CHECK_THROWS_WITH(make({}, {"StoreApi.NoSuch*"}), Catch::Contains("matches no tool"));
-    CHECK_THROWS_AS(make({"KanbanApi"}, {"StoreApi.*"}), selection_error);
+    CHECK_THROWS_WITH(make({}, { "StoreApi.NoSuch*" }), Catch::Contains("matches no tool"));
+    CHECK_THROWS_AS(make({ "KanbanApi" }, { "StoreApi.*" }), selection_error);
 }
 
 TEST_CASE("selection lists come from TOOLGATE_TOOLKITS and TOOLGATE_TOOLS", "[toolkits][selection]")
@@ -94,9 +94,10 @@ TEST_CASE("selection lists come from TOOLGATE_TOOLKITS and TOOLGATE_TOOLS", "[to
 }
 
 TEST_CASE("toolsets: Toolkit:read serves a toolkit's read-only tools, read-only mode all of them",
-          "[toolkits][selection]")
+    "[toolkits][selection]")
 {
-    auto const reads = make_selection(std::vector<std::string>{"KanbanApi:read", "CoreEngineApi"}, {});
+    auto const reads
+        = make_selection(std::vector<std::string> { "KanbanApi:read", "CoreEngineApi" }, {});
     std::size_t kanban = 0;
     for (auto const& ref : reads.tools()) {
         if (ref.toolkit->name == "KanbanApi") {
@@ -112,8 +113,8 @@ TEST_CASE("toolsets: Toolkit:read serves a toolkit's read-only tools, read-only 
     for (auto const& ref : only_reads.tools()) {
         CHECK(ref.tool->read_only);
     }
-    CHECK_THROWS_WITH(make_selection(std::vector<std::string>{"KanbanApi:write"}, {}),
-                      Catch::Contains("unknown toolset") && Catch::Contains("KanbanApi:read"));
-    CHECK_THROWS_WITH(make_selection(std::vector<std::string>{"NopeApi:read"}, {}),
-                      Catch::Contains("unknown toolkit `NopeApi`"));
+    CHECK_THROWS_WITH(make_selection(std::vector<std::string> { "KanbanApi:write" }, {}),
+        Catch::Contains("unknown toolset") && Catch::Contains("KanbanApi:read"));
+    CHECK_THROWS_WITH(make_selection(std::vector<std::string> { "NopeApi:read" }, {}),
+        Catch::Contains("unknown toolkit `NopeApi`"));
 }

@@ -12,8 +12,8 @@ namespace {
 
 std::string_view type_name(json_type t)
 {
-    static constexpr std::string_view names[] = {"string", "integer", "number",
-                                                 "boolean", "array", "object"};
+    static constexpr std::string_view names[]
+        = { "string", "integer", "number", "boolean", "array", "object" };
     return names[static_cast<std::size_t>(t)];
 }
 
@@ -100,7 +100,7 @@ TEST_CASE("every tool the specification lists exists with its parameters", "[too
             // Parameters beyond the spec's list (repairs, reference extras) are optional.
             for (auto const& p : tool->params) {
                 bool listed = std::any_of(s.params.begin(), s.params.end(),
-                                          [&](auto const& sp) { return sp.name == p.name; });
+                    [&](auto const& sp) { return sp.name == p.name; });
                 INFO("parameter " << p.name);
                 CHECK((listed || !p.required));
             }
@@ -116,8 +116,8 @@ TEST_CASE("the checked-in specification table is what the documents say", "[tool
         return;
     }
     auto parsed = parse_spec_dir(*dir);
-    auto stored = load_spec_table(std::filesystem::path(TOOLGATE_TEST_SOURCE_DIR) / "test" /
-                                  "toolkits" / "spec_tools.json");
+    auto stored = load_spec_table(
+        std::filesystem::path(TOOLGATE_TEST_SOURCE_DIR) / "test" / "toolkits" / "spec_tools.json");
     CHECK(parsed.toolkits == stored.toolkits);
     REQUIRE(parsed.tools.size() == stored.tools.size());
     for (std::size_t i = 0; i < parsed.tools.size(); ++i) {

@@ -15,8 +15,9 @@ TEST_CASE("edit distance counts insertions, deletions and substitutions", "[tool
 
 TEST_CASE("argument names get close suggestions only", "[toolkits][suggest]")
 {
-    std::vector<std::string_view> names{"folder_identifier", "ensure_unchanged_etag"};
-    CHECK(suggest_names("folder_identifer", names) == std::vector<std::string>{"folder_identifier"});
+    std::vector<std::string_view> names { "folder_identifier", "ensure_unchanged_etag" };
+    CHECK(suggest_names("folder_identifer", names)
+        == std::vector<std::string> { "folder_identifier" });
     CHECK(suggest_names("zzz", names).empty());
 }
 

@@ -5,7 +5,6 @@
 #include "toolkits/validate.hpp"
 
 #include <boost/json/parse.hpp>
-
 #include <catch2/catch.hpp>
 
 #include <optional>
@@ -18,8 +17,8 @@ inline std::optional<std::string> check(std::string_view tool, std::string_view 
 {
     auto ref = toolkits::find_tool(tool);
     REQUIRE(ref);
-    return toolkits::validate_arguments(*ref->toolkit, *ref->tool,
-                                        boost::json::parse(args_json).as_object());
+    return toolkits::validate_arguments(
+        *ref->toolkit, *ref->tool, boost::json::parse(args_json).as_object());
 }
 
 } // namespace toolgate::test

@@ -7,7 +7,6 @@
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
-
 #include <catch2/catch.hpp>
 
 #include <chrono>
@@ -65,8 +64,8 @@ struct client_fixture {
     }
 
     /// Runs one call to completion; fails the test if it has not finished within `limit`.
-    transport::outbound_result call(transport::outbound_request request,
-                                    std::chrono::seconds limit = std::chrono::seconds(20))
+    transport::outbound_result call(
+        transport::outbound_request request, std::chrono::seconds limit = std::chrono::seconds(20))
     {
         std::optional<transport::outbound_result> result;
         boost::asio::co_spawn(ioc, client.send(std::move(request)), store_into(result));
@@ -77,8 +76,9 @@ struct client_fixture {
     }
 
     /// Runs several calls concurrently; all must finish within `limit`.
-    std::vector<transport::outbound_result> call_all(std::vector<transport::outbound_request> requests,
-                                                     std::chrono::seconds limit = std::chrono::seconds(20))
+    std::vector<transport::outbound_result> call_all(
+        std::vector<transport::outbound_request> requests,
+        std::chrono::seconds limit = std::chrono::seconds(20))
     {
         std::vector<std::optional<transport::outbound_result>> results(requests.size());
         for (std::size_t i = 0; i < requests.size(); ++i) {

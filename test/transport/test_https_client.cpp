@@ -16,10 +16,11 @@ using namespace std::chrono_literals;
 TEST_CASE("https client sends a GET and returns status, headers and body", "[upstream]")
 {
     fake_platform fake;
-    fake.push({200, {{"Content-Type", "application/json"}, {"X-Rate", "7"}}, R"({"id":1})"});
+    fake.push(
+        { 200, { { "Content-Type", "application/json" }, { "X-Rate", "7" } }, R"({"id":1})" });
     client_fixture f;
     outbound_request request = get(fake.url("/v1/items?limit=5&cursor=a%2Fb"));
-    request.headers = {{"Authorization", "Bearer token-1"}, {"Accept", "application/json"}};
+    request.headers = { { "Authorization", "Bearer token-1" }, { "Accept", "application/json" } };
 
     auto result = f.call(request);
 
@@ -41,10 +42,10 @@ TEST_CASE("https client sends a GET and returns status, headers and body", "[ups
 TEST_CASE("https client sends a POST body with its length and content type", "[upstream]")
 {
     fake_platform fake;
-    fake.push({201, {{"Content-Type", "application/json"}}, R"({"created":true})"});
+    fake.push({ 201, { { "Content-Type", "application/json" } }, R"({"created":true})" });
     client_fixture f;
     outbound_request request = post(fake.url("/v1/items"), R"({"name":"a b","n":[1,2]})");
-    request.headers = {{"Content-Type", "application/json"}, {"X-Api-Key", "k"}};
+    request.headers = { { "Content-Type", "application/json" }, { "X-Api-Key", "k" } };
 
     auto result = f.call(request);
 
@@ -62,7 +63,7 @@ TEST_CASE("https client sends a POST body with its length and content type", "[u
 
 TEST_CASE("https client speaks plain HTTP for http:// URLs", "[upstream]")
 {
-    fake_platform fake({.tls = false});
+    fake_platform fake({ .tls = false });
     client_fixture f;
     auto result = f.call(get(fake.url("/plain")));
     REQUIRE(result.failure == outbound_failure::none);
@@ -88,7 +89,7 @@ TEST_CASE("https client reuses a warm connection without a new TLS handshake", "
 TEST_CASE("https client opens a new connection after the server closes one", "[upstream]")
 {
     fake_platform fake;
-    fake.push({.keep_alive = false});
+    fake.push({ .keep_alive = false });
     client_fixture f;
     REQUIRE(f.call(get(fake.url("/a"))).failure == outbound_failure::none);
     REQUIRE(f.call(get(fake.url("/b"))).failure == outbound_failure::none);
@@ -99,13 +100,13 @@ TEST_CASE("https client opens a new connection after the server closes one", "[u
 TEST_CASE("https client bounds connections per host and queues the other calls", "[upstream]")
 {
     fake_platform fake;
-    fake.set_handler([](recorded_request const&) { return fake_response{.delay = 150ms}; });
+    fake.set_handler([](recorded_request const&) { return fake_response { .delay = 150ms }; });
     https_options options = test_options();
     options.max_connections_per_host = 2;
     client_fixture f(options);
 
-    auto results = f.call_all({get(fake.url("/1")), get(fake.url("/2")), get(fake.url("/3")),
-                               get(fake.url("/4")), get(fake.url("/5"))});
+    auto results = f.call_all({ get(fake.url("/1")), get(fake.url("/2")), get(fake.url("/3")),
+        get(fake.url("/4")), get(fake.url("/5")) });
 
     for (auto const& result : results) {
         CHECK(result.failure == outbound_failure::none);
@@ -122,12 +123,13 @@ TEST_CASE("cancelling a call aborts the upstream request and closes the connecti
     boost::asio::cancellation_signal signal;
     // Cancel once the request has reached the platform: deterministic, no timer.
     fake.set_handler([&](recorded_request const&) {
-        boost::asio::post(f.ioc, [&signal] { signal.emit(boost::asio::cancellation_type::terminal); });
-        return fake_response{.action = fake_action::stall};
+        boost::asio::post(
+            f.ioc, [&signal] { signal.emit(boost::asio::cancellation_type::terminal); });
+        return fake_response { .action = fake_action::stall };
     });
     std::optional<outbound_result> result;
     boost::asio::co_spawn(f.ioc, f.client.send(get(fake.url("/slow"))),
-                          boost::asio::bind_cancellation_slot(signal.slot(), store_into(result)));
+        boost::asio::bind_cancellation_slot(signal.slot(), store_into(result)));
     f.ioc.run_for(5s);
 
     REQUIRE(result);
@@ -139,7 +141,7 @@ TEST_CASE("cancelling a call aborts the upstream request and closes the connecti
 TEST_CASE("a call past its deadline returns timeout naming host and deadline", "[upstream]")
 {
     fake_platform fake;
-    fake.push({.action = fake_action::stall});
+    fake.push({ .action = fake_action::stall });
     https_options options = test_options();
     options.deadline = 300ms;
     client_fixture f(options);
@@ -148,8 +150,9 @@ TEST_CASE("a call past its deadline returns timeout naming host and deadline", "
     auto result = f.call(get(fake.url("/slow?token=s3cret")));
 
     CHECK(result.failure == outbound_failure::timeout);
-    CHECK_THAT(result.detail, Catch::Contains("127.0.0.1:" + std::to_string(fake.port())) &&
-                                  Catch::Contains("300 ms deadline") && Catch::Contains("/slow"));
+    CHECK_THAT(result.detail,
+        Catch::Contains("127.0.0.1:" + std::to_string(fake.port()))
+            && Catch::Contains("300 ms deadline") && Catch::Contains("/slow"));
     CHECK_THAT(result.detail, !Catch::Contains("s3cret"));
     CHECK(std::chrono::steady_clock::now() - started < 2s);
 }
@@ -157,7 +160,8 @@ TEST_CASE("a call past its deadline returns timeout naming host and deadline", "
 TEST_CASE("a refused connection returns connect naming host and phase", "[upstream]")
 {
     boost::asio::io_context scratch;
-    boost::asio::ip::tcp::acceptor closed(scratch, {boost::asio::ip::make_address("127.0.0.1"), 0});
+    boost::asio::ip::tcp::acceptor closed(
+        scratch, { boost::asio::ip::make_address("127.0.0.1"), 0 });
     auto const port = closed.local_endpoint().port();
     closed.close(); // nothing listens there now
     client_fixture f;
@@ -165,14 +169,15 @@ TEST_CASE("a refused connection returns connect naming host and phase", "[upstre
     auto result = f.call(get("https://127.0.0.1:" + std::to_string(port) + "/x"));
 
     CHECK(result.failure == outbound_failure::connect);
-    CHECK_THAT(result.detail, Catch::Contains("127.0.0.1:" + std::to_string(port)) &&
-                                  Catch::Contains("connect") && Catch::Contains("refused"));
+    CHECK_THAT(result.detail,
+        Catch::Contains("127.0.0.1:" + std::to_string(port)) && Catch::Contains("connect")
+            && Catch::Contains("refused"));
 }
 
 TEST_CASE("a response over the size cap returns too_large", "[upstream]")
 {
     fake_platform fake;
-    fake.push({.body = std::string(100000, 'x')});
+    fake.push({ .body = std::string(100000, 'x') });
     https_options options = test_options();
     options.max_response_bytes = 4096;
     client_fixture f(options);
@@ -188,7 +193,7 @@ TEST_CASE("a header with a line break is refused and nothing is sent", "[upstrea
     fake_platform fake;
     client_fixture f;
     outbound_request request = get(fake.url("/x"));
-    request.headers = {{"X-Note", "a\r\nX-Injected: 1"}};
+    request.headers = { { "X-Note", "a\r\nX-Injected: 1" } };
     auto result = f.call(request);
     CHECK(result.failure == outbound_failure::bad_url);
     CHECK(fake.request_count() == 0);
@@ -204,28 +209,30 @@ TEST_CASE("an unparsable URL returns bad_url without echoing it", "[upstream]")
 
 TEST_CASE("a certificate for another host name fails TLS with a clear detail", "[upstream]")
 {
-    fake_platform fake({.cert = fake_platform_options::certificate::wrong_host});
+    fake_platform fake({ .cert = fake_platform_options::certificate::wrong_host });
     client_fixture f;
     outbound_request request = get(fake.url("/x?key=s3cret"));
-    request.headers = {{"Authorization", "Bearer s3cret"}};
+    request.headers = { { "Authorization", "Bearer s3cret" } };
 
     auto result = f.call(request);
 
     CHECK(result.failure == outbound_failure::tls);
-    CHECK_THAT(result.detail, Catch::Contains("certificate verification failed") &&
-                                  Catch::Contains("mismatch") && Catch::Contains("127.0.0.1"));
+    CHECK_THAT(result.detail,
+        Catch::Contains("certificate verification failed") && Catch::Contains("mismatch")
+            && Catch::Contains("127.0.0.1"));
     CHECK_THAT(result.detail, !Catch::Contains("s3cret"));
     CHECK(fake.request_count() == 0);
 }
 
 TEST_CASE("a certificate from an unknown CA fails TLS with a clear detail", "[upstream]")
 {
-    fake_platform fake({.cert = fake_platform_options::certificate::unknown_ca});
+    fake_platform fake({ .cert = fake_platform_options::certificate::unknown_ca });
     client_fixture f;
     auto result = f.call(get(fake.url("/x", "localhost")));
     CHECK(result.failure == outbound_failure::tls);
-    CHECK_THAT(result.detail, Catch::Contains("certificate verification failed") &&
-                                  Catch::Contains("issuer") && Catch::Contains("localhost"));
+    CHECK_THAT(result.detail,
+        Catch::Contains("certificate verification failed") && Catch::Contains("issuer")
+            && Catch::Contains("localhost"));
     CHECK(fake.request_count() == 0);
 }
 
@@ -252,7 +259,8 @@ TEST_CASE("calls on a multi-threaded io_context share the pool safely", "[upstre
 {
     fake_platform fake;
     fake.set_handler([](recorded_request const& r) {
-        return fake_response{.body = r.target, .delay = std::chrono::milliseconds(r.target.size() % 3)};
+        return fake_response { .body = r.target,
+            .delay = std::chrono::milliseconds(r.target.size() % 3) };
     });
     https_options options = test_options();
     options.max_connections_per_host = 3;
@@ -260,8 +268,8 @@ TEST_CASE("calls on a multi-threaded io_context share the pool safely", "[upstre
     https_client client(ioc, options);
     std::vector<std::optional<outbound_result>> results(24);
     for (std::size_t i = 0; i < results.size(); ++i) {
-        boost::asio::co_spawn(ioc, client.send(get(fake.url("/n/" + std::to_string(i)))),
-                              store_into(results[i]));
+        boost::asio::co_spawn(
+            ioc, client.send(get(fake.url("/n/" + std::to_string(i)))), store_into(results[i]));
     }
     std::thread second([&ioc] { ioc.run_for(20s); });
     ioc.run_for(20s);
@@ -290,14 +298,14 @@ TEST_CASE("a call queued for a connection can be cancelled while it waits", "[up
             second_signal.emit(boost::asio::cancellation_type::terminal);
             first_signal.emit(boost::asio::cancellation_type::terminal);
         });
-        return fake_response{.action = fake_action::stall};
+        return fake_response { .action = fake_action::stall };
     });
     std::optional<outbound_result> first;
     std::optional<outbound_result> second;
     boost::asio::co_spawn(f.ioc, f.client.send(get(fake.url("/first"))),
-                          boost::asio::bind_cancellation_slot(first_signal.slot(), store_into(first)));
+        boost::asio::bind_cancellation_slot(first_signal.slot(), store_into(first)));
     boost::asio::co_spawn(f.ioc, f.client.send(get(fake.url("/second"))),
-                          boost::asio::bind_cancellation_slot(second_signal.slot(), store_into(second)));
+        boost::asio::bind_cancellation_slot(second_signal.slot(), store_into(second)));
     f.ioc.run_for(5s);
 
     REQUIRE(first);
@@ -314,7 +322,7 @@ TEST_CASE("a call queued for a connection can be cancelled while it waits", "[up
 }
 
 TEST_CASE("review 1: a request too large to build is refused and frees its pool slot",
-          "[upstream][review]")
+    "[upstream][review]")
 {
     fake_platform fake;
     https_options options = test_options();

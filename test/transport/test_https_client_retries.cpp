@@ -12,14 +12,14 @@ using namespace std::chrono_literals;
 namespace {
 fake_response status_only(unsigned status, header_pairs headers = {})
 {
-    return fake_response{.status = status, .headers = std::move(headers), .body = "{}"};
+    return fake_response { .status = status, .headers = std::move(headers), .body = "{}" };
 }
 } // namespace
 
 TEST_CASE("429 with Retry-After: 1 is retried after a second and then succeeds", "[upstream]")
 {
     fake_platform fake;
-    fake.push(status_only(429, {{"Retry-After", "1"}}));
+    fake.push(status_only(429, { { "Retry-After", "1" } }));
     client_fixture f;
     auto const started = std::chrono::steady_clock::now();
 
@@ -48,7 +48,7 @@ TEST_CASE("503 without Retry-After is retried with backoff up to the attempt bou
 TEST_CASE("a Retry-After beyond the deadline returns the 429 at once", "[upstream]")
 {
     fake_platform fake;
-    fake.push(status_only(429, {{"Retry-After", "30"}}));
+    fake.push(status_only(429, { { "Retry-After", "30" } }));
     https_options options = test_options();
     options.deadline = 3s;
     client_fixture f(options);
@@ -66,7 +66,7 @@ TEST_CASE("a Retry-After beyond the deadline returns the 429 at once", "[upstrea
 TEST_CASE("a POST answered 429 is retried too: the platform did not act on it", "[upstream]")
 {
     fake_platform fake;
-    fake.push(status_only(429, {{"Retry-After", "0"}}));
+    fake.push(status_only(429, { { "Retry-After", "0" } }));
     client_fixture f;
     auto result = f.call(post(fake.url("/items"), "{}"));
     REQUIRE(result.failure == outbound_failure::none);
@@ -77,7 +77,7 @@ TEST_CASE("a POST answered 429 is retried too: the platform did not act on it", 
 TEST_CASE("a reset before any response byte is retried for GET", "[upstream]")
 {
     fake_platform fake;
-    fake.push({.action = fake_action::reset});
+    fake.push({ .action = fake_action::reset });
     client_fixture f;
 
     auto result = f.call(get(fake.url("/flaky")));
@@ -91,13 +91,14 @@ TEST_CASE("a reset before any response byte is retried for GET", "[upstream]")
 TEST_CASE("a reset before any response byte is not retried for a fresh POST", "[upstream]")
 {
     fake_platform fake;
-    fake.push({.action = fake_action::reset});
+    fake.push({ .action = fake_action::reset });
     client_fixture f;
 
     auto result = f.call(post(fake.url("/items"), R"({"a":1})"));
 
     CHECK(result.failure == outbound_failure::protocol);
-    CHECK_THAT(result.detail, Catch::Contains("before any response byte") && Catch::Contains("/items"));
+    CHECK_THAT(
+        result.detail, Catch::Contains("before any response byte") && Catch::Contains("/items"));
     CHECK(fake.request_count() == 1);
 }
 
@@ -108,7 +109,7 @@ TEST_CASE("a POST written on a reused connection that then broke is not sent twi
     fake_platform fake;
     client_fixture f;
     REQUIRE(f.call(get(fake.url("/warm"))).failure == outbound_failure::none);
-    fake.push({.action = fake_action::close}); // received, then the connection is dropped
+    fake.push({ .action = fake_action::close }); // received, then the connection is dropped
 
     auto result = f.call(post(fake.url("/items"), "{}"));
 
@@ -117,13 +118,13 @@ TEST_CASE("a POST written on a reused connection that then broke is not sent twi
     CHECK(fake.request_count() == 2);
 }
 
-TEST_CASE("a POST with an Idempotency-Key is re-sent after a broken reused connection",
-          "[upstream]")
+TEST_CASE(
+    "a POST with an Idempotency-Key is re-sent after a broken reused connection", "[upstream]")
 {
     fake_platform fake;
     client_fixture f;
     REQUIRE(f.call(get(fake.url("/warm"))).failure == outbound_failure::none);
-    fake.push({.action = fake_action::close});
+    fake.push({ .action = fake_action::close });
     auto request = post(fake.url("/items"), "{}");
     request.headers.emplace_back("Idempotency-Key", "k-1");
 
@@ -138,10 +139,10 @@ TEST_CASE("a POST does not use a pooled connection the server closed while idle"
 {
     fake_platform fake;
     client_fixture f;
-    fake.push({.close_idle_after = 50ms}); // the server's idle timeout, after the answer
+    fake.push({ .close_idle_after = 50ms }); // the server's idle timeout, after the answer
     REQUIRE(f.call(get(fake.url("/warm"))).failure == outbound_failure::none);
-    REQUIRE(fake.wait_until([](fake_platform const& p) { return p.connections_closed() == 1; },
-                            5s));
+    REQUIRE(
+        fake.wait_until([](fake_platform const& p) { return p.connections_closed() == 1; }, 5s));
     std::this_thread::sleep_for(20ms); // the FIN has reached the client's socket
 
     auto result = f.call(post(fake.url("/items"), "{}"));
@@ -155,7 +156,8 @@ TEST_CASE("a POST does not use a pooled connection the server closed while idle"
 TEST_CASE("resets on every attempt stop at the attempt bound", "[upstream]")
 {
     fake_platform fake;
-    fake.set_handler([](recorded_request const&) { return fake_response{.action = fake_action::reset}; });
+    fake.set_handler(
+        [](recorded_request const&) { return fake_response { .action = fake_action::reset }; });
     client_fixture f;
     auto result = f.call(get(fake.url("/broken")));
     CHECK(result.failure == outbound_failure::protocol);
@@ -167,14 +169,16 @@ TEST_CASE("a GET redirect to another host is followed without credentials", "[up
     fake_platform download;
     fake_platform api;
     // 127.0.0.1 and localhost are different origins, even on one machine.
-    api.push(status_only(302, {{"Location", download.url("/blob/1?key=s3cret&sig=abc", "localhost")}}));
+    api.push(status_only(
+        302, { { "Location", download.url("/blob/1?key=s3cret&sig=abc", "localhost") } }));
     client_fixture f;
     outbound_request request = get(api.url("/files/1/content?key=s3cret"));
-    request.headers = {{"Authorization", "Bearer s3cret"}, {"X-Api-Key", "s3cret"}, {"Accept", "*/*"}};
-    request.secret_headers = {"x-api-key"};
-    request.secret_query = {"key"};
+    request.headers
+        = { { "Authorization", "Bearer s3cret" }, { "X-Api-Key", "s3cret" }, { "Accept", "*/*" } };
+    request.secret_headers = { "x-api-key" };
+    request.secret_query = { "key" };
     // A host the operator configured (as a base-URL override does): loopback is fine there.
-    request.trusted_origins = {"https://localhost:" + std::to_string(download.port())};
+    request.trusted_origins = { "https://localhost:" + std::to_string(download.port()) };
 
     auto result = f.call(request);
 
@@ -193,10 +197,10 @@ TEST_CASE("a GET redirect to another host is followed without credentials", "[up
 TEST_CASE("a redirect on the same host keeps credentials", "[upstream]")
 {
     fake_platform api;
-    api.push(status_only(301, {{"Location", "/v2/moved"}}));
+    api.push(status_only(301, { { "Location", "/v2/moved" } }));
     client_fixture f;
     outbound_request request = get(api.url("/v1/old"));
-    request.headers = {{"Authorization", "Bearer t"}};
+    request.headers = { { "Authorization", "Bearer t" } };
 
     auto result = f.call(request);
 
@@ -212,9 +216,10 @@ TEST_CASE("a redirect to an origin nobody allowed is returned, not followed", "[
     // Security review finding 5: a platform answering 302 to an internal service must not
     // get toolgate to fetch it for the caller.
     fake_platform api;
-    fake_platform internal({.tls = false});
-    api.push(status_only(302, {{"Location", "http://127.0.0.1:" + std::to_string(internal.port()) +
-                                                "/latest/meta-data"}}));
+    fake_platform internal({ .tls = false });
+    api.push(status_only(302,
+        { { "Location",
+            "http://127.0.0.1:" + std::to_string(internal.port()) + "/latest/meta-data" } }));
     client_fixture f;
     auto result = f.call(get(api.url("/files/1/content")));
     REQUIRE(result.failure == outbound_failure::none);
@@ -222,34 +227,33 @@ TEST_CASE("a redirect to an origin nobody allowed is returned, not followed", "[
     CHECK(internal.request_count() == 0);
 }
 
-TEST_CASE("a listed redirect origin is followed only over https to a public address",
-          "[upstream]")
+TEST_CASE("a listed redirect origin is followed only over https to a public address", "[upstream]")
 {
     fake_platform api;
     fake_platform download;
-    fake_platform plain({.tls = false});
+    fake_platform plain({ .tls = false });
     client_fixture f;
     auto const listed_https = "https://localhost:" + std::to_string(download.port());
     auto const listed_http = "http://localhost:" + std::to_string(plain.port());
 
     // Listed, https, but the name resolves to loopback: refused when connecting.
-    api.push(status_only(302, {{"Location", download.url("/blob", "localhost")}}));
+    api.push(status_only(302, { { "Location", download.url("/blob", "localhost") } }));
     auto request = get(api.url("/files/1/content"));
-    request.redirect_origins = {listed_https, listed_http};
+    request.redirect_origins = { listed_https, listed_http };
     auto resolved = f.call(request);
     CHECK(resolved.failure == outbound_failure::connect);
     CHECK_THAT(resolved.detail, Catch::Contains("private") && Catch::Contains("not followed"));
     CHECK(download.request_count() == 0);
 
     // Listed, but plain http: the 302 comes back as it is.
-    api.push(status_only(302, {{"Location", listed_http + "/blob"}}));
+    api.push(status_only(302, { { "Location", listed_http + "/blob" } }));
     auto downgrade = f.call(request);
     REQUIRE(downgrade.failure == outbound_failure::none);
     CHECK(downgrade.response.status == 302);
     CHECK(plain.request_count() == 0);
 
     // A loopback literal, even listed: returned too.
-    api.push(status_only(302, {{"Location", download.url("/blob")}}));
+    api.push(status_only(302, { { "Location", download.url("/blob") } }));
     request.redirect_origins.push_back("https://127.0.0.1:" + std::to_string(download.port()));
     auto literal = f.call(request);
     REQUIRE(literal.failure == outbound_failure::none);
@@ -260,7 +264,9 @@ TEST_CASE("a listed redirect origin is followed only over https to a public addr
 TEST_CASE("redirects stop after five hops", "[upstream]")
 {
     fake_platform api;
-    api.set_handler([](recorded_request const&) { return status_only(302, {{"Location", "/again"}}); });
+    api.set_handler([](recorded_request const&) {
+        return status_only(302, { { "Location", "/again" } });
+    });
     client_fixture f;
     auto result = f.call(get(api.url("/start")));
     CHECK(result.failure == outbound_failure::protocol);
@@ -271,7 +277,7 @@ TEST_CASE("redirects stop after five hops", "[upstream]")
 TEST_CASE("a redirect answer to POST is returned, not followed", "[upstream]")
 {
     fake_platform api;
-    api.push(status_only(303, {{"Location", "/elsewhere"}}));
+    api.push(status_only(303, { { "Location", "/elsewhere" } }));
     client_fixture f;
     auto result = f.call(post(api.url("/items"), "{}"));
     REQUIRE(result.failure == outbound_failure::none);

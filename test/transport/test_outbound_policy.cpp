@@ -31,24 +31,24 @@ TEST_CASE("url target splits host, port, Host header and target", "[upstream]")
     CHECK(ip->target == "/");
     CHECK(ip->authority() == "[::1]:8080");
 
-    CHECK(parse_url_target("HTTPS://Api.Example.com:8443/x")->pool_key() ==
-          "https://api.example.com:8443");
+    CHECK(parse_url_target("HTTPS://Api.Example.com:8443/x")->pool_key()
+        == "https://api.example.com:8443");
 }
 
 TEST_CASE("url target refuses other schemes, relative URLs and garbage", "[upstream]")
 {
-    auto url = GENERATE(as<std::string>{}, "ftp://example.com/x", "/relative/path", "not a url",
-                        "https://", "");
+    auto url = GENERATE(
+        as<std::string> {}, "ftp://example.com/x", "/relative/path", "not a url", "https://", "");
     CAPTURE(url);
     CHECK_FALSE(parse_url_target(url).has_value());
 }
 
 TEST_CASE("idempotent methods are the ones RFC 9110 names", "[upstream]")
 {
-    for (auto m : {"GET", "HEAD", "PUT", "DELETE", "OPTIONS"}) {
+    for (auto m : { "GET", "HEAD", "PUT", "DELETE", "OPTIONS" }) {
         CHECK(is_idempotent(m));
     }
-    for (auto m : {"POST", "PATCH", "CONNECT", "get"}) {
+    for (auto m : { "POST", "PATCH", "CONNECT", "get" }) {
         CHECK_FALSE(is_idempotent(m));
     }
     CHECK(is_retryable_status(429));
@@ -60,7 +60,7 @@ TEST_CASE("idempotent methods are the ones RFC 9110 names", "[upstream]")
 TEST_CASE("Retry-After is read as seconds or as an HTTP date", "[upstream]")
 {
     // Sun, 06 Nov 1994 08:49:37 GMT
-    auto const now = std::chrono::system_clock::time_point{std::chrono::seconds{784111777}};
+    auto const now = std::chrono::system_clock::time_point { std::chrono::seconds { 784111777 } };
     CHECK(parse_retry_after("1", now) == 1000ms);
     CHECK(parse_retry_after(" 120 ", now) == 120s);
     CHECK(parse_retry_after("0", now) == 0ms);
@@ -88,12 +88,10 @@ outbound_request credentialed(std::string url)
     outbound_request r;
     r.method = "GET";
     r.url = std::move(url);
-    r.headers = {{"Authorization", "Bearer s3cret"},
-                 {"X-Api-Key", "k3y"},
-                 {"Cookie", "a=b"},
-                 {"Accept", "application/json"}};
-    r.secret_headers = {"x-api-key"};
-    r.secret_query = {"key", "token"};
+    r.headers = { { "Authorization", "Bearer s3cret" }, { "X-Api-Key", "k3y" }, { "Cookie", "a=b" },
+        { "Accept", "application/json" } };
+    r.secret_headers = { "x-api-key" };
+    r.secret_query = { "key", "token" };
     return r;
 }
 
@@ -119,9 +117,9 @@ TEST_CASE("a redirect to the same origin keeps credentials", "[upstream]")
 
 TEST_CASE("a redirect to another origin drops every credential", "[upstream]")
 {
-    auto location = GENERATE(as<std::string>{}, "https://dl.example.net/f?key=1&token=2&x=3",
-                             "http://api.example.com/f?key=1&token=2&x=3",
-                             "https://api.example.com:8443/f?key=1&token=2&x=3");
+    auto location = GENERATE(as<std::string> {}, "https://dl.example.net/f?key=1&token=2&x=3",
+        "http://api.example.com/f?key=1&token=2&x=3",
+        "https://api.example.com:8443/f?key=1&token=2&x=3");
     CAPTURE(location);
     auto next = follow_redirect(credentialed("https://api.example.com/a?key=1"), location);
     REQUIRE(next.has_value());
@@ -139,28 +137,30 @@ TEST_CASE("a redirect to another origin drops every credential", "[upstream]")
 
 TEST_CASE("a redirect to an unusable Location fails", "[upstream]")
 {
-    CHECK_FALSE(follow_redirect(credentialed("https://api.example.com/a"), "ftp://x/y").has_value());
-    CHECK_FALSE(follow_redirect(credentialed("https://api.example.com/a"), "http://[bad").has_value());
+    CHECK_FALSE(
+        follow_redirect(credentialed("https://api.example.com/a"), "ftp://x/y").has_value());
+    CHECK_FALSE(
+        follow_redirect(credentialed("https://api.example.com/a"), "http://[bad").has_value());
 }
 
 TEST_CASE("NO_PROXY entries match hosts, subdomains, addresses and ports", "[upstream]")
 {
     using row = std::tuple<std::string, std::string, std::string, bool>;
     auto [list, host, port, direct] = GENERATE(table<std::string, std::string, std::string, bool>({
-        row{"", "api.example.com", "443", false},
-        row{"*", "api.example.com", "443", true},
-        row{"example.com", "api.example.com", "443", true},
-        row{".example.com", "api.example.com", "443", true},
-        row{"*.example.com", "api.example.com", "443", true},
-        row{"example.com", "example.com", "443", true},
-        row{"example.com", "badexample.com", "443", false},
-        row{"localhost, 127.0.0.1", "127.0.0.1", "8443", true},
-        row{"127.0.0.1", "127.0.0.2", "443", false},
-        row{"example.com:8443", "api.example.com", "443", false},
-        row{"example.com:8443", "api.example.com", "8443", true},
-        row{"::1", "::1", "443", true},
-        row{"[::1]:443", "::1", "443", true},
-        row{"EXAMPLE.com", "Api.Example.COM", "443", true},
+        row { "", "api.example.com", "443", false },
+        row { "*", "api.example.com", "443", true },
+        row { "example.com", "api.example.com", "443", true },
+        row { ".example.com", "api.example.com", "443", true },
+        row { "*.example.com", "api.example.com", "443", true },
+        row { "example.com", "example.com", "443", true },
+        row { "example.com", "badexample.com", "443", false },
+        row { "localhost, 127.0.0.1", "127.0.0.1", "8443", true },
+        row { "127.0.0.1", "127.0.0.2", "443", false },
+        row { "example.com:8443", "api.example.com", "443", false },
+        row { "example.com:8443", "api.example.com", "8443", true },
+        row { "::1", "::1", "443", true },
+        row { "[::1]:443", "::1", "443", true },
+        row { "EXAMPLE.com", "Api.Example.COM", "443", true },
     }));
     CAPTURE(list, host, port);
     CHECK(bypasses_proxy(list, host, port) == direct);

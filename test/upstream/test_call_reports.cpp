@@ -47,7 +47,7 @@ std::string everything_reported(recording_context const& c)
 } // namespace
 
 TEST_CASE("each platform request is logged with method, host and path, status and time",
-          "[upstream][reports]")
+    "[upstream][reports]")
 {
     upstream_stack s;
     s.context.reporting_on = true;
@@ -67,14 +67,14 @@ TEST_CASE("each platform request is logged with method, host and path, status an
     CHECK_THAT(target, Catch::StartsWith("127.0.0.1:") && Catch::Contains("/KanbanApi/"));
     // The key and token travel in the query, which is never shown.
     CHECK(target.find('?') == std::string::npos);
-    CHECK_THAT(message_of(answered), Catch::StartsWith("GET 127.0.0.1:") &&
-                                         Catch::Contains(": 200 in "));
+    CHECK_THAT(
+        message_of(answered), Catch::StartsWith("GET 127.0.0.1:") && Catch::Contains(": 200 in "));
     CHECK_FALSE(leaks_secret(everything_reported(s.context)));
     CHECK(s.context.progress().empty()); // a quick call shows no progress
 }
 
 TEST_CASE("a Retry-After wait is logged as a warning and shown as progress at once",
-          "[upstream][reports]")
+    "[upstream][reports]")
 {
     upstream_stack s;
     s.context.reporting_on = true;
@@ -83,15 +83,14 @@ TEST_CASE("a Retry-After wait is logged as a warning and shown as progress at on
     REQUIRE_FALSE(result.is_error);
     INFO(everything_reported(s.context));
     auto const logs = s.context.logs();
-    auto const wait = std::find_if(logs.begin(), logs.end(), [](auto const& n) {
-        return n.data.as_object().contains("wait_ms");
-    });
+    auto const wait = std::find_if(logs.begin(), logs.end(),
+        [](auto const& n) { return n.data.as_object().contains("wait_ms"); });
     REQUIRE(wait != logs.end());
     CHECK(wait->level == log_level::warning);
     CHECK(wait->data.at("wait_ms") == 1000);
     CHECK(wait->data.at("retry_after") == true);
-    CHECK_THAT(message_of(*wait), Catch::Contains("waiting 1 s before attempt 2 of 3") &&
-                                      Catch::Contains("Retry-After"));
+    CHECK_THAT(message_of(*wait),
+        Catch::Contains("waiting 1 s before attempt 2 of 3") && Catch::Contains("Retry-After"));
     // The 429 (a warning, before the wait) and the 200 after it are both there.
     std::vector<std::pair<std::int64_t, log_level>> statuses;
     for (auto const& n : logs) {
@@ -99,8 +98,9 @@ TEST_CASE("a Retry-After wait is logged as a warning and shown as progress at on
             statuses.emplace_back(status->to_number<std::int64_t>(), n.level);
         }
     }
-    CHECK(statuses == std::vector<std::pair<std::int64_t, log_level>> {
-              { 429, log_level::warning }, { 200, log_level::info } });
+    CHECK(statuses
+        == std::vector<std::pair<std::int64_t, log_level>> {
+            { 429, log_level::warning }, { 200, log_level::info } });
     auto const progress = s.context.progress();
     REQUIRE_FALSE(progress.empty());
     CHECK_THAT(progress.front().message, Catch::Contains("waiting 1 s"));
@@ -109,8 +109,8 @@ TEST_CASE("a Retry-After wait is logged as a warning and shown as progress at on
     }
 }
 
-TEST_CASE("a slow answer shows progress each second naming what it waits for",
-          "[upstream][reports]")
+TEST_CASE(
+    "a slow answer shows progress each second naming what it waits for", "[upstream][reports]")
 {
     upstream_stack s;
     s.context.reporting_on = true;
@@ -125,9 +125,10 @@ TEST_CASE("a slow answer shows progress each second naming what it waits for",
     CHECK(progress.size() <= 3);
     CHECK(progress[0].progress >= 1.0);
     CHECK(progress[1].progress > progress[0].progress);
-    CHECK_THAT(progress[0].message, Catch::StartsWith("StoreApi.GetFolderDetails: waiting for "
-                                                      "127.0.0.1:") &&
-                                        Catch::Contains("/StoreApi/"));
+    CHECK_THAT(progress[0].message,
+        Catch::StartsWith("StoreApi.GetFolderDetails: waiting for "
+                          "127.0.0.1:")
+            && Catch::Contains("/StoreApi/"));
     // Nothing after the call ended.
     auto const count = progress.size();
     s.ioc.restart();
@@ -147,8 +148,8 @@ TEST_CASE("a refusal before sending is logged with its reason", "[upstream][repo
         REQUIRE(logs.size() == 1);
         CHECK(logs[0].level == log_level::warning);
         CHECK(logs[0].logger == "StoreApi.GetFolderDetails");
-        CHECK_THAT(message_of(logs[0]), Catch::StartsWith("not sent: ") &&
-                                            Catch::Contains("folder_unique_identifier"));
+        CHECK_THAT(message_of(logs[0]),
+            Catch::StartsWith("not sent: ") && Catch::Contains("folder_unique_identifier"));
     }
     SECTION("a missing credential")
     {
@@ -158,8 +159,8 @@ TEST_CASE("a refusal before sending is logged with its reason", "[upstream][repo
         CHECK(result.is_error);
         auto const logs = s.context.logs();
         REQUIRE(logs.size() == 1);
-        CHECK_THAT(message_of(logs[0]), Catch::StartsWith("not sent: ") &&
-                                            Catch::Contains("KANBAN_API_KEY"));
+        CHECK_THAT(message_of(logs[0]),
+            Catch::StartsWith("not sent: ") && Catch::Contains("KANBAN_API_KEY"));
         CHECK(s.fake.request_count() == 0);
     }
 }
@@ -182,7 +183,8 @@ TEST_CASE("a client that asked for nothing gets nothing reported", "[upstream][r
 {
     upstream_stack s; // reporting_on stays false
     s.fake.push({ 429, { { "Retry-After", "0" } }, "{}" });
-    CHECK_FALSE(s.call("StoreApi.GetFolderDetails", generated("StoreApi.GetFolderDetails")).is_error);
+    CHECK_FALSE(
+        s.call("StoreApi.GetFolderDetails", generated("StoreApi.GetFolderDetails")).is_error);
     CHECK(s.call("StoreApi.GetFolderDetails", json::object {}).is_error);
     CHECK(s.context.logs().empty());
     CHECK(s.context.progress().empty());
@@ -225,18 +227,18 @@ TEST_CASE("outbound events read as a person debugging wants them", "[upstream][r
     e.retry_after = true;
     line = toolkits::describe(e);
     CHECK(line.level == log_level::warning);
-    CHECK_THAT(line.message, Catch::Contains("wait 120 s (Retry-After)") &&
-                                 Catch::Contains("without a retry"));
+    CHECK_THAT(line.message,
+        Catch::Contains("wait 120 s (Retry-After)") && Catch::Contains("without a retry"));
 
     e.what = transport::outbound_event::kind::retry_wait;
     e.wait = 1500ms;
     e.retry_after = false;
-    CHECK_THAT(toolkits::describe(e).message, Catch::Contains("waiting 1.5 s before attempt 2 of 3") &&
-                                                  !Catch::Contains("Retry-After"));
+    CHECK_THAT(toolkits::describe(e).message,
+        Catch::Contains("waiting 1.5 s before attempt 2 of 3") && !Catch::Contains("Retry-After"));
 }
 
 TEST_CASE("a GET whose connection closes unanswered and is sent again logs no error",
-          "[upstream][reports]")
+    "[upstream][reports]")
 {
     upstream_stack s;
     s.context.reporting_on = true;
@@ -250,9 +252,8 @@ TEST_CASE("a GET whose connection closes unanswered and is sent again logs no er
     for (auto const& note : logs) {
         CHECK(note.level < log_level::warning);
     }
-    auto const again = std::count_if(logs.begin(), logs.end(), [](auto const& n) {
-        return message_of(n).ends_with("; sending again");
-    });
+    auto const again = std::count_if(logs.begin(), logs.end(),
+        [](auto const& n) { return message_of(n).ends_with("; sending again"); });
     CHECK(again == 1);
     CHECK(s.fake.request_count() == 2);
 }

@@ -500,8 +500,8 @@ TEST_CASE("A line break in the Kanban attachment's name or type cannot add multi
     CHECK(body.find("\r\nContent-Disposition: form-data; name=\"injected\"") == std::string::npos);
 }
 
-TEST_CASE("A download redirected within the configured platform is followed",
-    "[upstream][redirect]")
+TEST_CASE(
+    "A download redirected within the configured platform is followed", "[upstream][redirect]")
 {
     upstream_stack s;
     auto const location = s.fake.url("/dl/blob-1?sig=abc"); // the override's own origin
@@ -603,8 +603,8 @@ TEST_CASE("Published forms go to the platform in its own form", "[upstream][requ
     CHECK(s.fake.request_count() == 2);
 }
 
-TEST_CASE("request_body is checked against the tool's body schema before sending",
-    "[upstream][request]")
+TEST_CASE(
+    "request_body is checked against the tool's body schema before sending", "[upstream][request]")
 {
     // Security review finding 17.
     upstream_stack s;

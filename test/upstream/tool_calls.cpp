@@ -215,13 +215,12 @@ std::string string_instance(json::object const& s, std::string const& name)
         if (!std::regex_search(text, re)) {
             // Values that the catalogue's patterns (identifiers, numbers, phone numbers,
             // country codes, prefixed ids, paths) accept.
-            for (std::string candidate :
-                { "v_" + name, std::string("12"), std::string("GB"), std::string("+44.2079460000"),
-                    std::string("0123456789abcdef01234567"),
-                    std::string("0123456789abcdef0123456789abcdef"),
-                    std::string("https://example.test/x"), std::string("/path"),
-                    std::string("icfg_abc"), std::string("iap_abc"), std::string("ag_abc"),
-                    std::string("abc.def"), std::string("abc") }) {
+            for (std::string candidate : { "v_" + name, std::string("12"), std::string("GB"),
+                     std::string("+44.2079460000"), std::string("0123456789abcdef01234567"),
+                     std::string("0123456789abcdef0123456789abcdef"),
+                     std::string("https://example.test/x"), std::string("/path"),
+                     std::string("icfg_abc"), std::string("iap_abc"), std::string("ag_abc"),
+                     std::string("abc.def"), std::string("abc") }) {
                 if (std::regex_search(candidate, re)) {
                     text = candidate;
                     break;
@@ -268,9 +267,8 @@ json::object folded(json::object const& schema)
     out.erase("allOf");
     std::vector<json::object const*> parts;
     for (std::string_view key : { "oneOf", "anyOf" }) {
-        if (auto const* alts = schema.if_contains(key);
-            parts.empty() && alts && alts->is_array() && !alts->get_array().empty()
-            && alts->get_array().front().is_object()) {
+        if (auto const* alts = schema.if_contains(key); parts.empty() && alts && alts->is_array()
+            && !alts->get_array().empty() && alts->get_array().front().is_object()) {
             parts.push_back(&alts->get_array().front().get_object());
         }
     }
@@ -324,7 +322,8 @@ json::value instance_of(json::value const& schema, bool all, std::string const& 
         }
         json::value value = json::string("v_" + name);
         if (auto const* items = s.if_contains("items")) {
-            value = instance_of(items->at("properties").at("value"), all, name + "_value", depth + 1);
+            value
+                = instance_of(items->at("properties").at("value"), all, name + "_value", depth + 1);
         }
         return json::array { json::object { { "key", "v_" + name + "_key" }, { "value", value } } };
     }
@@ -393,7 +392,8 @@ json::value instance_of(json::value const& schema, bool all, std::string const& 
         }
         if (auto const* items = s.if_contains("items")) {
             for (std::size_t i = 0; i < count; ++i) {
-                out.push_back(instance_of(*items, all, name + "_item" + std::to_string(i), depth + 1));
+                out.push_back(
+                    instance_of(*items, all, name + "_item" + std::to_string(i), depth + 1));
             }
         }
         return out;

@@ -13,13 +13,14 @@ namespace json = boost::json;
 
 namespace {
 
-const std::set<std::string_view> types{"string", "integer", "number", "boolean", "array", "object"};
-const std::set<std::string_view> item_types{"string", "integer", "number", "boolean", "object"};
-const std::set<std::string_view> locations{"path",  "query", "header",      "body",
-                                           "form",  "mode",  "request_body"};
-const std::set<std::string_view> formats{"",     "date",          "http_url",  "backup_id",
-                                         "trimmed", "year", "utc_date_time", "date_time"};
-const std::set<std::string_view> methods{"GET", "POST", "PUT", "PATCH", "DELETE"};
+const std::set<std::string_view> types { "string", "integer", "number", "boolean", "array",
+    "object" };
+const std::set<std::string_view> item_types { "string", "integer", "number", "boolean", "object" };
+const std::set<std::string_view> locations { "path", "query", "header", "body", "form", "mode",
+    "request_body" };
+const std::set<std::string_view> formats { "", "date", "http_url", "backup_id", "trimmed", "year",
+    "utc_date_time", "date_time" };
+const std::set<std::string_view> methods { "GET", "POST", "PUT", "PATCH", "DELETE" };
 
 [[noreturn]] void fail(std::string_view tool, std::string const& reason)
 {
@@ -35,8 +36,8 @@ bool is_upper_secret(std::string_view s)
 
 bool is_tool_name(std::string_view s)
 {
-    return !s.empty() && s.size() <= 64 && s.front() >= 'A' && s.front() <= 'Z' &&
-           std::all_of(s.begin(), s.end(), [](char c) {
+    return !s.empty() && s.size() <= 64 && s.front() >= 'A' && s.front() <= 'Z'
+        && std::all_of(s.begin(), s.end(), [](char c) {
                return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
            });
 }
@@ -94,7 +95,7 @@ void check_param(std::string_view tool, json::object const& p, bool m_tool)
 }
 
 void check_tool(json::object const& tool, std::set<std::string_view> const& secrets,
-                json::array const& base_urls)
+    json::array const& base_urls)
 {
     auto name = get_string(tool, "name", "(unnamed)");
     if (!is_tool_name(name)) {
@@ -106,9 +107,8 @@ void check_tool(json::object const& tool, std::set<std::string_view> const& secr
         fail(name, "unknown HTTP method `" + std::string(method) + "`");
     }
     auto url = get_string(http, "url", name);
-    bool based = std::any_of(base_urls.begin(), base_urls.end(), [&](json::value const& b) {
-        return url.starts_with(b.as_string());
-    });
+    bool based = std::any_of(base_urls.begin(), base_urls.end(),
+        [&](json::value const& b) { return url.starts_with(b.as_string()); });
     if (!based) {
         fail(name, "URL does not start with one of the toolkit's base_urls");
     }
@@ -155,8 +155,8 @@ std::string_view get_string(json::object const& o, std::string_view key, std::st
 {
     auto const* v = o.if_contains(key);
     if (!v || !v->is_string()) {
-        throw catalogue_error(std::string(what) + ": missing string field `" + std::string(key) +
-                              "`");
+        throw catalogue_error(
+            std::string(what) + ": missing string field `" + std::string(key) + "`");
     }
     return v->as_string();
 }

@@ -59,7 +59,7 @@ std::string snake(std::string_view name)
 std::string str_field(json::object const& o, std::string_view key)
 {
     auto const* v = o.if_contains(key);
-    return literal(v && v->is_string() ? std::string_view(v->as_string()) : std::string_view{});
+    return literal(v && v->is_string() ? std::string_view(v->as_string()) : std::string_view {});
 }
 
 /// Emits `constexpr std::string_view <id>[] = {...};` and returns <id>, or "" when empty.
@@ -107,21 +107,21 @@ void emit_params(std::ostream& os, std::string const& id, json::array const& par
 {
     std::vector<std::string> enums;
     for (std::size_t i = 0; i < params.size(); ++i) {
-        enums.push_back(string_array(os, id + "_e" + std::to_string(i),
-                                     params[i].as_object().if_contains("enum")));
+        enums.push_back(string_array(
+            os, id + "_e" + std::to_string(i), params[i].as_object().if_contains("enum")));
     }
     os << "constexpr param_spec " << id << "[] = {\n";
     for (std::size_t i = 0; i < params.size(); ++i) {
         auto const& p = params[i].as_object();
         auto type = get_string(p, "type", "param");
-        os << "    {.name = " << str_field(p, "name") << ", .wire_name = " << str_field(p, "wire_name")
-           << ", .description = " << str_field(p, "description")
-           << ", .type = json_type::" << type;
+        os << "    {.name = " << str_field(p, "name")
+           << ", .wire_name = " << str_field(p, "wire_name")
+           << ", .description = " << str_field(p, "description") << ", .type = json_type::" << type;
         if (type == "array") {
             os << ", .item_type = json_type::" << get_string(p, "item_type", "param");
         }
-        os << ", .in = param_location::" << get_string(p, "in", "param")
-           << ", .array_fmt = " << enum_value("array_format::", get_string(p, "array_format", "param"))
+        os << ", .in = param_location::" << get_string(p, "in", "param") << ", .array_fmt = "
+           << enum_value("array_format::", get_string(p, "array_format", "param"))
            << ", .required = " << (get_bool(p, "required") ? "true" : "false")
            << ", .required_when_executing = "
            << (get_bool(p, "required_when_executing") ? "true" : "false");
@@ -158,7 +158,7 @@ std::string emit_headers(std::ostream& os, std::string const& id, json::object c
 }
 
 void emit_tool(std::ostream& os, std::size_t index, json::object const& tool,
-               std::vector<std::string>& entries)
+    std::vector<std::string>& entries)
 {
     std::string id = "t";
     id += std::to_string(index);
@@ -175,8 +175,8 @@ void emit_tool(std::ostream& os, std::size_t index, json::object const& tool,
     e << "    {.name = " << str_field(tool, "name") << ", .title = " << str_field(tool, "title")
       << ",\n     .description = " << str_field(tool, "description")
       << ", .operation_id = " << str_field(tool, "operation_id")
-      << ",\n     .http = {.method = " << str_field(http, "method") << ", .url = "
-      << str_field(http, "url");
+      << ",\n     .http = {.method = " << str_field(http, "method")
+      << ", .url = " << str_field(http, "url");
     if (!headers.empty()) {
         e << ", .headers = " << headers;
     }

@@ -26,8 +26,8 @@ void check_catalogue(boost::json::object const& catalogue);
 boost::json::object build_input_schema(boost::json::object const& tool);
 
 /// Convenience accessors that throw catalogue_error naming `what` when a field is absent.
-std::string_view get_string(boost::json::object const& o, std::string_view key,
-                            std::string_view what);
+std::string_view get_string(
+    boost::json::object const& o, std::string_view key, std::string_view what);
 bool get_bool(boost::json::object const& o, std::string_view key);
 
 } // namespace toolgate::catalogue_gen

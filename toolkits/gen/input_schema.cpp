@@ -32,8 +32,8 @@ void add_format(json::object& prop, std::string_view format)
     }
 }
 
-void copy_number(json::object const& p, json::object& prop, std::string_view from,
-                 std::string_view to)
+void copy_number(
+    json::object const& p, json::object& prop, std::string_view from, std::string_view to)
 {
     if (auto const* v = p.if_contains(from); v && v->is_number()) {
         prop[to] = *v;
@@ -81,7 +81,7 @@ json::object property(json::object const& p)
         prop["enum"] = *e;
     }
     if (type == "array" && !prop.contains("items")) {
-        prop["items"] = json::object{{"type", get_string(p, "item_type", "parameter")}};
+        prop["items"] = json::object { { "type", get_string(p, "item_type", "parameter") } };
     }
     copy_number(p, prop, "minimum", "minimum");
     copy_number(p, prop, "maximum", "maximum");
