@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 
 #ifdef TOOLGATE_LIBFUZZER
 #define TOOLGATE_FUZZ_EXPORT(name)                                                                 \
@@ -23,12 +24,19 @@
     TOOLGATE_FUZZ_EXPORT(name)                                                                     \
     int toolgate_fuzz_##name(std::uint8_t const* data, std::size_t size)
 
-/// A broken invariant: abort, so libFuzzer saves the input and a replay test fails.
+/// A broken invariant: under libFuzzer, abort (the fuzzer saves the input); in the replay
+/// build, throw toolgate_fuzz_violation (the replay test names the input and fails).
 #define TOOLGATE_FUZZ_CHECK(condition)                                                             \
     do {                                                                                           \
         if (!(condition)) {                                                                        \
             toolgate_fuzz_fail(#condition, __FILE__, __LINE__);                                    \
         }                                                                                          \
     } while (false)
+
+/// What the replay build throws for a broken invariant: the condition, file and line.
+class toolgate_fuzz_violation : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
 
 [[noreturn]] void toolgate_fuzz_fail(char const* what, char const* file, int line);
