@@ -16,9 +16,16 @@ std::string_view host_part(std::string_view authority)
     return authority.substr(0, authority.find(':'));
 }
 
+/// Host names ignore letter case (RFC 3986 3.2.2): `LocalHost` is loopback too.
 bool is_loopback_name(std::string_view host)
 {
-    return host == "localhost" || host == "127.0.0.1" || host == "[::1]";
+    auto const same = [host](std::string_view name) {
+        return host.size() == name.size()
+            && std::equal(host.begin(), host.end(), name.begin(), [](char a, char b) {
+                   return (a >= 'A' && a <= 'Z' ? char(a - 'A' + 'a') : a) == b;
+               });
+    };
+    return same("localhost") || same("127.0.0.1") || same("[::1]");
 }
 
 } // namespace
