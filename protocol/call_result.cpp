@@ -1,4 +1,4 @@
-// CallToolResult serialisation, following DECISIONS "structuredContent".
+// CallToolResult serialisation, following docs/decisions.md "structuredContent".
 #include "protocol/call_result.hpp"
 
 #include "protocol/versions.hpp"

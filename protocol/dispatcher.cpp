@@ -1,9 +1,10 @@
-// Method dispatch. Section references: MCP-2026-07-28.md (§n) and MCP-REQUIREMENTS.md (ids).
+// Method dispatch. Section (§n) and rule references: docs/protocol-rules.md.
 #include "protocol/dispatcher.hpp"
 
 #include "protocol/call_result.hpp"
 #include "protocol/names.hpp"
 #include "protocol/request_meta.hpp"
+#include "protocol/streamable_http.hpp"
 #include "protocol/text.hpp"
 #include "protocol/versions.hpp"
 
@@ -30,15 +31,6 @@ json::object capabilities()
     caps["tools"] = json::object();
     caps["logging"] = json::object();
     return caps;
-}
-
-json::array version_list()
-{
-    json::array list;
-    for (auto v : supported_versions()) {
-        list.emplace_back(v);
-    }
-    return list;
 }
 
 bool is_removed_in_modern(std::string_view method)
@@ -118,25 +110,8 @@ dispatcher::dispatcher(server_identity identity, std::shared_ptr<tool_view const
 
 reply dispatcher::error_reply(json::value const& id, rpc_error error, bool modern) const
 {
-    unsigned status = 200;
-    switch (error.code) {
-    case error_code::parse_error:
-    case error_code::invalid_request:
-    case error_code::header_mismatch:
-    case error_code::missing_client_capability:
-    case error_code::unsupported_protocol_version:
-        status = 400;
-        break;
-    case error_code::method_not_found:
-        status = modern ? 404 : 200;
-        break;
-    case error_code::invalid_params:
-        status = modern ? 400 : 200; // the modern envelope error; handler errors override
-        break;
-    default:
-        break;
-    }
-    return { serialize_error(id, error), status, false };
+    return { serialize_error(id, error), streamable_http::http_status_for(error.code, modern),
+        false };
 }
 
 reply dispatcher::result_reply(json::value const& id, json::object result, bool modern) const
@@ -193,19 +168,18 @@ outcome dispatcher::dispatch_modern(message const& msg, view_ptr const& view) co
     }
     auto const& m = std::get<request_meta>(meta);
     if (!is_modern_version(m.protocol_version)) {
-        json::object data;
-        data["supported"] = version_list();
-        data["requested"] = m.protocol_version;
-        return error_reply(msg.id(),
-            make_error(error_code::unsupported_protocol_version,
-                fmt::format("Unsupported protocol version \"{}\"", m.protocol_version),
-                json::value(std::move(data))),
-            true);
+        return error_reply(msg.id(), unsupported_version_error(m.protocol_version), true);
     }
+    return dispatch_checked(msg, m, view);
+}
+
+outcome dispatcher::dispatch_checked(
+    message const& msg, request_meta const& m, view_ptr const& view) const
+{
     auto const method = msg.method();
     if (method == names::discover) {
         json::object result;
-        result["supportedVersions"] = version_list();
+        result["supportedVersions"] = supported_version_list();
         result["capabilities"] = capabilities();
         if (!view->instructions.empty()) {
             result["instructions"] = view->instructions;
@@ -311,7 +285,7 @@ outcome dispatcher::initialize(
     auto const* client = params ? params->if_contains("clientInfo") : nullptr;
     if (!requested || !requested->is_string() || !client || !client->is_object()) {
         json::object data;
-        data["supported"] = version_list();
+        data["supported"] = supported_version_list();
         return error_reply(msg.id(),
             make_error(error_code::invalid_params,
                 !requested || !requested->is_string()
@@ -364,7 +338,7 @@ outcome dispatcher::list_tools(
     out.text += json::serialize(msg.id());
     out.text += R"(,"result":)";
     out.shared = std::get<std::string_view>(page);
-    out.tail = "}";
+    out.tail.push_back('}'); // (not `= "}"`: g++ 12 warns falsely, GCC bug 105651)
     return out;
 }
 

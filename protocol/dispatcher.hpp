@@ -6,6 +6,7 @@
 #include "protocol/errors.hpp"
 #include "protocol/jsonrpc.hpp"
 #include "protocol/log_level.hpp"
+#include "protocol/request_meta.hpp"
 #include "protocol/server_identity.hpp"
 #include "protocol/tool_index.hpp"
 #include "protocol/tool_pages.hpp"
@@ -117,6 +118,11 @@ public:
     outcome dispatch(message const& msg, legacy_session& session) const;
     /// The same, for a request that sees the served tools through `view`.
     outcome dispatch(message const& msg, legacy_session& session,
+        std::shared_ptr<tool_view const> const& view) const;
+
+    /// A 2026-07-28 request whose `_meta` the transport has already validated (its version is
+    /// the modern one): dispatched without reading `_meta` again.
+    outcome dispatch_checked(message const& msg, request_meta const& meta,
         std::shared_ptr<tool_view const> const& view) const;
 
     std::shared_ptr<tool_view const> const& default_view() const { return default_view_; }

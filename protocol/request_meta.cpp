@@ -2,6 +2,7 @@
 #include "protocol/request_meta.hpp"
 
 #include "protocol/names.hpp"
+#include "protocol/versions.hpp"
 
 #include <fmt/format.h>
 
@@ -26,6 +27,25 @@ rpc_error bad_meta(std::string_view key, std::string_view expected)
 }
 
 } // namespace
+
+json::array supported_version_list()
+{
+    json::array list;
+    for (auto v : supported_versions()) {
+        list.emplace_back(v);
+    }
+    return list;
+}
+
+rpc_error unsupported_version_error(std::string_view requested)
+{
+    json::object data;
+    data["supported"] = supported_version_list();
+    data["requested"] = requested;
+    return { error_code::unsupported_protocol_version,
+        fmt::format("Unsupported protocol version \"{}\"", requested),
+        json::value(std::move(data)) };
+}
 
 bool has_version_claim(json::object const* params)
 {

@@ -6,11 +6,13 @@
 #include "protocol/log_level.hpp"
 #include "protocol/trace_context.hpp"
 
+#include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 
 namespace toolgate::protocol {
@@ -33,6 +35,12 @@ struct request_meta {
 /// clientCapabilities an object, clientInfo an object when present, logLevel a known level.
 /// Failures are -32602 naming the key.
 std::variant<request_meta, rpc_error> read_request_meta(boost::json::object const* params);
+
+/// Every revision served, newest first, as a JSON array (server/discover, -32022 data).
+boost::json::array supported_version_list();
+
+/// -32022 for a claimed revision we do not serve; `data` lists ours and echoes the claim.
+rpc_error unsupported_version_error(std::string_view requested);
 
 /// `params._meta.progressToken` (string or integer), or null.
 boost::json::value progress_token_of(boost::json::object const* params);

@@ -3,6 +3,8 @@
 // distance must exceed the threshold.
 #include "protocol/suggest.hpp"
 
+#include "common/ascii.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <utility>
@@ -13,7 +15,7 @@ namespace {
 
 char lower(char c)
 {
-    return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return common::to_lower_ascii(c);
 }
 
 std::size_t threshold(std::string_view name)

@@ -1,6 +1,7 @@
 // Serialising tools/list pages once, and the cursor scheme that addresses them.
 #include "protocol/tool_pages.hpp"
 
+#include "common/fnv.hpp"
 #include "protocol/names.hpp"
 #include "protocol/versions.hpp"
 
@@ -17,14 +18,6 @@ namespace {
 
 // Long cache lifetime: the catalogue cannot change while the process runs.
 constexpr std::uint64_t list_ttl_ms = 3'600'000;
-
-std::uint32_t fnv1a(std::uint32_t hash, std::string_view text)
-{
-    for (unsigned char c : text) {
-        hash = (hash ^ c) * 16777619u;
-    }
-    return hash;
-}
 
 void append_string(std::string& out, std::string_view text)
 {
@@ -99,10 +92,11 @@ tool_pages::tool_pages(std::vector<tool_descriptor const*> tools, tool_naming na
 {
     // The fingerprint ties cursors to this exact listing: a cursor from another selection,
     // page size or build is refused rather than silently misread.
-    std::uint32_t hash = 2166136261u;
-    hash = fnv1a(hash, fmt::format("{}:{}:{}", page_size, int(naming), identity_.version));
+    std::uint32_t hash = common::fnv1a32_basis;
+    hash
+        = common::fnv1a32(hash, fmt::format("{}:{}:{}", page_size, int(naming), identity_.version));
     for (auto const* tool : tools_) {
-        hash = fnv1a(hash, tool->name);
+        hash = common::fnv1a32(hash, tool->name);
     }
     fingerprint_ = hash;
 }

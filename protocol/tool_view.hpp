@@ -1,6 +1,6 @@
 // What one request sees of the served tools: which listing answers its tools/list, which tools
 // it may call, and the instructions it is given. The server builds a view per distinct choice
-// (start-up flags, narrowed per connection by query parameters or headers; DECISIONS
+// (start-up flags, narrowed per connection by query parameters or headers; docs/decisions.md
 // "Per-connection selection"); protocol/ only reads it.
 #pragma once
 

@@ -44,7 +44,7 @@ bool is_well_formed_version(std::string_view version)
 std::string_view negotiate_initialize(std::string_view requested)
 {
     // MCP lifecycle, version negotiation: echo a version we support, otherwise offer our
-    // newest; never the stateless revision (DECISIONS, MCP-REQUIREMENTS L3/L5).
+    // newest; never the stateless revision (docs/decisions.md, docs/protocol-rules.md L3/L5).
     for (auto v : all_versions) {
         if (v == requested && v != modern_version) {
             return v;

@@ -1,6 +1,8 @@
 // Bearer token checks, challenges (RFC 6750 §3, MCP auth §Error Handling) and Protected
-// Resource Metadata (RFC 9728). Rule ids refer to MCP-REQUIREMENTS.md §14.
+// Resource Metadata (RFC 9728). Rule ids (A…) refer to docs/protocol-rules.md.
 #include "server/client_auth.hpp"
+
+#include "common/ascii.hpp"
 
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
@@ -41,19 +43,6 @@ std::string_view trim(std::string_view v)
         v.remove_suffix(1);
     }
     return v;
-}
-
-bool iequals_prefix(std::string_view text, std::string_view prefix)
-{
-    if (text.size() < prefix.size()) {
-        return false;
-    }
-    for (std::size_t i = 0; i < prefix.size(); ++i) {
-        if (std::tolower(static_cast<unsigned char>(text[i])) != prefix[i]) {
-            return false;
-        }
-    }
-    return true;
 }
 
 /// A quoted-string for a challenge parameter; our values never hold quotes, but be safe.
@@ -226,9 +215,7 @@ std::optional<std::string> static_tokens::match(std::string_view token) const
 
 std::string canonical_url(std::string const& host, std::uint16_t port, std::string const& path)
 {
-    std::string h = host;
-    std::transform(h.begin(), h.end(), h.begin(),
-        [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::string h = common::to_lower_ascii(host);
     if (h.find(':') != std::string::npos && !h.starts_with('[')) {
         h = "[" + h + "]";
     }
@@ -385,7 +372,8 @@ auth_decision client_auth::check(transport::http_request const& request) const
         return { verdict::missing, {}, "no Authorization header" };
     }
     auto const value = trim(*authorization);
-    if (!iequals_prefix(value, "bearer ") && !iequals_prefix(value, "bearer\t")) {
+    if (!common::istarts_with_ascii(value, "bearer ")
+        && !common::istarts_with_ascii(value, "bearer\t")) {
         return { verdict::missing, {}, "Authorization is not a Bearer token" };
     }
     auto const token = trim(value.substr(7));

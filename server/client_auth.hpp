@@ -1,4 +1,4 @@
-// Client authentication for Streamable HTTP (MCP-REQUIREMENTS §14): static bearer tokens and
+// Client authentication for Streamable HTTP (docs/protocol-rules.md, A…): static bearer tokens and
 // OAuth 2.1 resource-server mode (JWT access tokens), the 401/403 challenges and the
 // Protected Resource Metadata document (RFC 9728). stdio needs none of this.
 #pragma once

@@ -101,11 +101,12 @@ std::shared_ptr<transport::message_sink> discard_sink()
 asio::awaitable<void> answer_request(router& r, protocol::message msg,
     std::shared_ptr<conversation> conv, std::string principal,
     std::shared_ptr<protocol::tool_view const> view, transport::http_responder& out,
-    answer_format format, transport::header_list extra_headers, credentials_ptr credentials)
+    answer_format format, transport::header_list extra_headers, credentials_ptr credentials,
+    protocol::request_meta const* checked_meta)
 {
     std::optional<protocol::reply> result;
     bool streaming = false;
-    auto decided = r.decide(msg, conv.get(), view);
+    auto decided = r.decide(msg, conv.get(), view, checked_meta);
     if (auto* reply = std::get_if<protocol::reply>(&decided)) {
         result = std::move(*reply);
     } else if (auto* call = std::get_if<protocol::tool_call>(&decided)) {

@@ -29,10 +29,12 @@ struct answer_format {
 
 /// Runs `msg` through the router and writes its answer to `out`. `principal` is the
 /// authenticated client ("" without client authentication), for its own call limits;
-/// `credentials` the request's platform credentials (null: the server's).
+/// `credentials` the request's platform credentials (null: the server's); `checked_meta` the
+/// validated `_meta` of a 2026-07-28 request (router::decide).
 boost::asio::awaitable<void> answer_request(router& r, protocol::message msg,
     std::shared_ptr<conversation> conv, std::string principal,
     std::shared_ptr<protocol::tool_view const> view, transport::http_responder& out,
-    answer_format format, transport::header_list extra_headers, credentials_ptr credentials = {});
+    answer_format format, transport::header_list extra_headers, credentials_ptr credentials = {},
+    protocol::request_meta const* checked_meta = nullptr);
 
 } // namespace toolgate::server

@@ -1,16 +1,18 @@
-// Streamable HTTP: one endpoint, both protocol generations. Rule ids refer to
-// MCP-REQUIREMENTS.md (H…, L…, B…); § numbers to MCP-2026-07-28.md.
+// Streamable HTTP: one endpoint, both protocol generations. What the HTTP rules decide lives in
+// protocol/streamable_http (pure, tested from strings); this file routes paths, applies the
+// Origin/Host policy, CORS and client authentication, and adapts a POST's verdict to the
+// server's sessions, views and router. Rule ids: docs/protocol-rules.md.
 #include "server/http_endpoint.hpp"
 
+#include "common/ascii.hpp"
 #include "protocol/names.hpp"
 #include "protocol/request_meta.hpp"
+#include "protocol/streamable_http.hpp"
 #include "protocol/text.hpp"
 #include "protocol/versions.hpp"
 #include "server/connection_choices.hpp"
 #include "server/http_answer.hpp"
 #include "server/metrics.hpp"
-#include "server/modern_headers.hpp"
-#include "transport/http_text.hpp"
 
 #include <boost/json/serialize.hpp>
 #include <fmt/format.h>
@@ -21,6 +23,7 @@
 namespace toolgate::server {
 namespace asio = boost::asio;
 namespace json = boost::json;
+namespace shttp = protocol::streamable_http;
 using transport::header_list;
 using transport::http_request;
 using transport::http_responder;
@@ -37,28 +40,25 @@ std::string error_body(json::value const& id, int code, std::string message)
     return protocol::serialize_error(id, { code, std::move(message), std::nullopt });
 }
 
-bool contains_token(std::string const* header, std::string_view token)
+/// The headers the Streamable HTTP rules read, as a plain view (no copies).
+shttp::post_view post_view_of(http_request const& request)
 {
-    return header && header->find(token) != std::string::npos;
+    auto header = [&request](char const* name) -> std::optional<std::string_view> {
+        auto const* value = request.header(name);
+        return value ? std::optional<std::string_view>(*value) : std::nullopt;
+    };
+    return { header("content-type"), header("accept"), header("mcp-session-id"),
+        header("mcp-protocol-version"), header("mcp-method"), header("mcp-name"), request.body };
 }
 
-/// What the client can take as an answer (H3).
-struct accepted {
-    bool json = false;
-    bool sse = false;
-    bool gzip = false; ///< Accept-Encoding
-};
-
-accepted read_accept(http_request const& request)
+/// An answer the rules decided: a JSON body, or none.
+asio::awaitable<void> send(http_responder& out, shttp::immediate answer)
 {
-    auto const* accept = request.header("accept");
-    auto const* encoding = request.header("accept-encoding");
-    bool const gzip = encoding && transport::accepts_gzip(*encoding);
-    if (!accept || contains_token(accept, "*/*")) {
-        return { true, true, gzip };
+    if (answer.body.empty()) {
+        co_await out.respond(answer.status, {}, {});
+    } else {
+        co_await out.respond(answer.status, json_headers(), std::move(answer.body));
     }
-    return { contains_token(accept, "application/json") || contains_token(accept, "application/*"),
-        contains_token(accept, "text/event-stream") || contains_token(accept, "text/*"), gzip };
 }
 
 /// The request headers a browser page may send us (CORS preflight answer).
@@ -79,8 +79,8 @@ std::string allowed_headers_for(http_request const& request, bool per_request_cr
     std::string_view rest = *asked;
     for (int count = 0; !rest.empty() && count < 32; ++count) {
         auto const comma = rest.find(',');
-        auto name = transport::trim_ows(rest.substr(0, comma));
-        auto lower = transport::to_lower_ascii(name);
+        auto name = common::trim_ows(rest.substr(0, comma));
+        auto lower = common::to_lower_ascii(name);
         bool const plain = std::all_of(lower.begin(), lower.end(), [](char c) {
             return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
         });
@@ -372,71 +372,68 @@ asio::awaitable<void> mcp_http_endpoint::remove(
     co_await out.respond(200, {}, {});
 }
 
+std::variant<shttp::immediate, std::shared_ptr<protocol::tool_view const>>
+mcp_http_endpoint::view_for(http_request const& request) const
+{
+    if (options_.views == nullptr) {
+        return std::shared_ptr<protocol::tool_view const>();
+    }
+    auto choice = read_connection_choices(request);
+    if (auto const* why = std::get_if<std::string>(&choice)) {
+        return shttp::immediate { 400,
+            error_body(nullptr, protocol::error_code::invalid_request, "Bad Request: " + *why) };
+    }
+    auto picked = options_.views->view_for(std::get<view_choice>(choice));
+    if (auto const* why_not = std::get_if<std::string>(&picked)) {
+        return shttp::immediate { 400,
+            error_body(
+                nullptr, protocol::error_code::invalid_request, "Bad Request: " + *why_not) };
+    }
+    return std::move(std::get<std::shared_ptr<protocol::tool_view const>>(picked));
+}
+
+// The adapter: the rules decide (protocol/streamable_http.hpp); here are only the lookups
+// and effects they leave to the server (sessions, views, running, writing).
 asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_responder& out,
     std::string principal, credentials_ptr credentials)
 {
-    auto const* type = request.header("content-type");
-    if (!type || !type->starts_with("application/json")) {
-        co_await out.respond(415, json_headers(),
-            error_body(nullptr, protocol::error_code::invalid_request,
-                "Unsupported Media Type: POST a JSON-RPC message as "
-                "application/json"));
+    auto const plain = post_view_of(request);
+    auto checked_headers = shttp::check_post_headers(plain);
+    if (auto* answer = std::get_if<shttp::immediate>(&checked_headers)) {
+        co_await send(out, std::move(*answer));
         co_return;
     }
-    auto const accepts = read_accept(request);
-    if (!accepts.json && !accepts.sse) {
-        co_await out.respond(406, json_headers(),
-            error_body(nullptr, protocol::error_code::invalid_request,
-                "Not Acceptable: accept application/json and/or "
-                "text/event-stream"));
+    auto const accepts = std::get<shttp::accepts>(checked_headers);
+    auto picked = view_for(request);
+    if (auto* answer = std::get_if<shttp::immediate>(&picked)) {
+        co_await send(out, std::move(*answer));
         co_return;
     }
-    // Per-connection choices (query parameters, Toolgate-* headers) narrow what is served.
-    std::shared_ptr<protocol::tool_view const> view;
-    if (options_.views != nullptr) {
-        auto choice = read_connection_choices(request);
-        std::string problem;
-        if (auto const* why = std::get_if<std::string>(&choice)) {
-            problem = *why;
-        } else {
-            auto picked = options_.views->view_for(std::get<view_choice>(choice));
-            if (auto const* why_not = std::get_if<std::string>(&picked)) {
-                problem = *why_not;
-            } else {
-                view = std::move(std::get<std::shared_ptr<protocol::tool_view const>>(picked));
-            }
-        }
-        if (!problem.empty()) {
-            std::string body = error_body(
-                nullptr, protocol::error_code::invalid_request, "Bad Request: " + problem);
-            co_await out.respond(400, json_headers(), std::move(body));
-            co_return;
-        }
-    }
-    auto parsed = protocol::parse_json(request.body, { router_.max_depth() });
-    if (auto const* error = std::get_if<protocol::rpc_error>(&parsed)) {
-        co_await out.respond(400, json_headers(), protocol::serialize_error(nullptr, *error));
+    auto view = std::move(std::get<std::shared_ptr<protocol::tool_view const>>(picked));
+    auto verdict = shttp::classify_post(plain, { router_.max_depth() });
+    if (auto* answer = std::get_if<shttp::immediate>(&verdict)) {
+        co_await send(out, std::move(*answer));
         co_return;
     }
-    auto& doc = std::get<json::value>(parsed);
-    auto const* session_id = request.header("mcp-session-id");
-    auto const* version_header = request.header("mcp-protocol-version");
-
-    if (doc.is_array()) {
-        // B1/B2: a batch belongs to a 2025-03-26 session.
-        auto conv = session_id ? sessions_.find(*session_id, principal) : nullptr;
+    auto& work = std::get<shttp::classified>(verdict);
+    if (work.kind == shttp::route::initialize) {
+        co_await open_session(request, out, std::move(*work.message), principal, view);
+        co_return;
+    }
+    std::shared_ptr<conversation> conv;
+    if (plain.session_id && work.kind != shttp::route::modern) {
+        conv = sessions_.find(std::string(*plain.session_id), principal);
         if (!conv) {
-            // Values first: g++ 12 mishandles ?: temporaries inside co_await operands.
-            unsigned const status = session_id ? 404 : 400;
-            std::string body = error_body(nullptr, protocol::error_code::invalid_request,
-                session_id ? "Session not found"
-                           : "Invalid Request: a batch needs a "
-                             "2025-03-26 session");
-            co_await out.respond(status, json_headers(), std::move(body));
+            json::value const id = work.message ? work.message->id() : json::value();
+            co_await send(out, shttp::session_not_found(work.kind, id));
             co_return;
         }
-        auto outcome = co_await router_.run_batch(
-            conv, std::move(doc.get_array()), discard_sink(), credentials);
+    } else if (work.kind == shttp::route::ping) {
+        conv = sessions_.make_conversation();
+    }
+    if (work.kind == shttp::route::batch) {
+        auto outcome
+            = co_await router_.run_batch(conv, std::move(work.batch), discard_sink(), credentials);
         if (outcome.refused) {
             co_await out.respond(400, json_headers(), std::move(*outcome.refused));
         } else if (outcome.answer) {
@@ -446,136 +443,55 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
         }
         co_return;
     }
-
-    auto classified = protocol::classify(std::move(doc));
-    if (auto const* bad = std::get_if<protocol::invalid_message>(&classified)) {
-        co_await out.respond(400, json_headers(), protocol::serialize_error(bad->id, bad->error));
-        co_return;
-    }
-    auto& msg = std::get<protocol::message>(classified);
-
-    if (!msg.is_request()) {
-        // H5: notifications and responses get 202. Only a legacy session has calls to cancel.
-        if (session_id) {
-            if (auto conv = sessions_.find(*session_id, principal)) {
-                co_await router_.handle(std::move(msg), conv, discard_sink());
-            } else {
-                co_await out.respond(404, json_headers(),
-                    error_body(
-                        nullptr, protocol::error_code::invalid_request, "Session not found"));
-                co_return;
-            }
+    if (work.kind == shttp::route::notification) {
+        if (conv) { // H5: only a 2025 session has calls to cancel
+            co_await router_.handle(std::move(*work.message), conv, discard_sink());
         }
         co_await out.respond(202, {}, {});
         co_return;
     }
-
-    bool const modern = protocol::has_version_claim(msg.params())
-        && !protocol::is_legacy_version(protocol::claimed_version(msg.params()));
-    if (modern) {
-        // §3: header checks before anything runs; no session is minted or echoed.
-        if (auto error = check_modern_request(request, msg)) {
-            auto reply = router_.dispatcher().error_reply(msg.id(), std::move(*error), true);
-            co_await out.respond(reply.http_status, json_headers(), std::move(reply.text));
-            co_return;
-        }
-        auto const format
-            = answer_format_for(request, accepts.sse, accepts.gzip ? &gzip_ : nullptr);
-        transport::header_list no_headers;
-        co_await answer_request(router_, std::move(msg), nullptr, std::move(principal), view, out,
-            format, std::move(no_headers), std::move(credentials));
-        co_return;
-    }
-
-    // Legacy (2025) request.
-    auto const method = msg.method();
-    if (version_header) {
-        auto const v = std::string_view(*version_header);
-        if (protocol::is_modern_version(v)) {
-            // §2 rules 3 and 5: the header claims the stateless revision but the body does not.
-            bool const init = method == protocol::names::initialize;
-            auto reply = router_.dispatcher().error_reply(msg.id(),
-                { init ? protocol::error_code::header_mismatch
-                       : protocol::error_code::invalid_params,
-                    init ? "Header mismatch: initialize does not exist in revision 2026-07-28"
-                         : "Invalid params: MCP-Protocol-Version names 2026-07-28 but params._meta "
-                           "lacks its protocol version and client capabilities",
-                    std::nullopt },
-                true);
-            co_await out.respond(400, json_headers(), std::move(reply.text));
-            co_return;
-        }
-        if (!protocol::is_legacy_version(v)) {
-            // H17: malformed or unsupported.
-            co_await out.respond(400, json_headers(),
-                error_body(msg.id(), protocol::error_code::invalid_request,
-                    fmt::format("Bad Request: unsupported MCP-Protocol-Version \"{}\"",
-                        printable_header_value(v))));
-            co_return;
-        }
-    }
-    if (method == protocol::names::initialize) {
-        if (session_id && sessions_.find(*session_id, principal)) {
-            // L7: a second initialize on a live session. A new session starts without the id.
-            std::string body = error_body(msg.id(), protocol::error_code::invalid_request,
-                "Invalid Request: this session is already initialized; "
-                "send initialize without Mcp-Session-Id to start "
-                "another");
-            co_await out.respond(400, json_headers(), std::move(body));
-            co_return;
-        }
-        if (auto full = sessions_.room_for(principal); full != session_registry::refusal::none) {
-            co_await refuse_session(msg.id(), out, sessions_, full);
-            co_return;
-        }
-        json::value const init_id = msg.id();
-        auto conv = sessions_.make_conversation();
-        auto reply = co_await router_.handle(std::move(msg), conv, discard_sink(), view);
-        header_list headers = json_headers();
-        if (reply && reply->opened_session) {
-            std::string version;
-            {
-                std::lock_guard lock(conv->mutex);
-                version = conv->session.version;
-            }
-            auto opened = sessions_.try_open(conv, version, principal, router_);
-            if (auto const* full = std::get_if<session_registry::refusal>(&opened)) {
-                co_await refuse_session(init_id, out, sessions_, *full);
-                co_return; // lost a race for the last place
-            }
-            spdlog::debug("http: initialize from {}: session opened ({})", request.peer, version);
-            headers.emplace_back("Mcp-Session-Id", std::move(std::get<std::string>(opened)));
-        }
-        unsigned const status = reply ? reply->http_status : 500;
-        std::string body;
-        if (reply) {
-            body = std::move(reply->text);
-        }
-        co_await out.respond(status, std::move(headers), std::move(body));
-        co_return;
-    }
-    std::shared_ptr<conversation> conv;
-    if (session_id) {
-        conv = sessions_.find(*session_id, principal);
-        if (!conv) {
-            co_await out.respond(404, json_headers(),
-                error_body(msg.id(), protocol::error_code::invalid_request,
-                    "Session not found: initialize again"));
-            co_return; // H14
-        }
-    } else if (method != protocol::names::ping) {
-        co_await out.respond(400, json_headers(),
-            error_body(msg.id(), protocol::error_code::invalid_request,
-                "Bad Request: Mcp-Session-Id header is required; call "
-                "initialize first"));
-        co_return; // H13
-    } else {
-        conv = sessions_.make_conversation(); // L9: ping needs no session
-    }
-    auto const format = answer_format_for(request, accepts.sse, accepts.gzip ? &gzip_ : nullptr);
+    auto const* encoding = request.header("accept-encoding");
+    bool const gzip = encoding && transport::accepts_gzip(*encoding);
+    auto const format = answer_format_for(request, accepts.sse, gzip ? &gzip_ : nullptr);
+    auto const* meta = work.meta ? &*work.meta : nullptr;
     transport::header_list no_headers;
-    co_await answer_request(router_, std::move(msg), conv, std::move(principal), view, out, format,
-        std::move(no_headers), std::move(credentials));
+    co_await answer_request(router_, std::move(*work.message), conv, std::move(principal), view,
+        out, format, std::move(no_headers), std::move(credentials), meta);
+}
+
+asio::awaitable<void> mcp_http_endpoint::open_session(http_request const& request,
+    http_responder& out, protocol::message msg, std::string const& principal,
+    std::shared_ptr<protocol::tool_view const> view)
+{
+    auto const* session_id = request.header("mcp-session-id");
+    if (session_id && sessions_.find(*session_id, principal)) {
+        co_await send(out, shttp::already_initialized(msg.id()));
+        co_return;
+    }
+    if (auto full = sessions_.room_for(principal); full != session_registry::refusal::none) {
+        co_await refuse_session(msg.id(), out, sessions_, full);
+        co_return;
+    }
+    json::value const init_id = msg.id();
+    auto conv = sessions_.make_conversation();
+    auto reply = co_await router_.handle(std::move(msg), conv, discard_sink(), view);
+    header_list headers = json_headers();
+    if (reply && reply->opened_session) {
+        auto const version = conv->negotiated_version();
+        auto opened = sessions_.try_open(conv, version, principal, router_);
+        if (auto const* full = std::get_if<session_registry::refusal>(&opened)) {
+            co_await refuse_session(init_id, out, sessions_, *full);
+            co_return; // lost a race for the last place
+        }
+        spdlog::debug("http: initialize from {}: session opened ({})", request.peer, version);
+        headers.emplace_back("Mcp-Session-Id", std::move(std::get<std::string>(opened)));
+    }
+    unsigned const status = reply ? reply->http_status : 500;
+    std::string body;
+    if (reply) {
+        body = std::move(reply->text);
+    }
+    co_await out.respond(status, std::move(headers), std::move(body));
 }
 
 } // namespace toolgate::server

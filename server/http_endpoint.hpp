@@ -2,6 +2,7 @@
 // generations (headers, sessions, status codes) on top of transport's HTTP server.
 #pragma once
 
+#include "protocol/streamable_http.hpp"
 #include "server/client_auth.hpp"
 #include "server/credential_hub.hpp"
 #include "server/router.hpp"
@@ -13,6 +14,7 @@
 
 #include <atomic>
 #include <string>
+#include <variant>
 
 namespace toolgate::server {
 
@@ -60,6 +62,13 @@ private:
     /// `principal`: the authenticated client ("" without client auth); sessions bind to it.
     boost::asio::awaitable<void> post(transport::http_request const& request,
         transport::http_responder& out, std::string principal, credentials_ptr credentials);
+    /// A 2025 initialize: a new session, unless the request names a live one or none is free.
+    boost::asio::awaitable<void> open_session(transport::http_request const& request,
+        transport::http_responder& out, protocol::message msg, std::string const& principal,
+        std::shared_ptr<protocol::tool_view const> view);
+    /// The tools a POST sees (per-connection choices), or the 400 naming a bad choice.
+    std::variant<protocol::streamable_http::immediate, std::shared_ptr<protocol::tool_view const>>
+    view_for(transport::http_request const& request) const;
     boost::asio::awaitable<void> remove(transport::http_request const& request,
         transport::http_responder& out, std::string principal);
 

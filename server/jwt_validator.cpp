@@ -1,8 +1,10 @@
 // JWK → EVP_PKEY (OSSL_PARAM_BLD + EVP_PKEY_fromdata), JWS verification (EVP_DigestVerify)
-// and the RFC 9068 claim checks. libjwt 1.10 has no JWKS parser (DECISIONS), so this is ours.
+// and the RFC 9068 claim checks. libjwt 1.10 has no JWKS parser (docs/decisions.md), so this is
+// ours.
 #include "server/jwt_validator.hpp"
 
-#include "transport/http_text.hpp"
+#include "common/ascii.hpp"
+#include "common/base64.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -22,32 +24,11 @@
 
 namespace toolgate::server {
 namespace json = boost::json;
+using common::base64url_decode;
 
 namespace {
 
-constexpr std::string_view alphabet
-    = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 constexpr std::size_t max_token_bytes = 16 * 1024;
-
-int sextet(char c)
-{
-    if (c >= 'A' && c <= 'Z') {
-        return c - 'A';
-    }
-    if (c >= 'a' && c <= 'z') {
-        return c - 'a' + 26;
-    }
-    if (c >= '0' && c <= '9') {
-        return c - '0' + 52;
-    }
-    if (c == '-') {
-        return 62;
-    }
-    if (c == '_') {
-        return 63;
-    }
-    return -1;
-}
 
 struct bn_free {
     void operator()(BIGNUM* b) const { BN_free(b); }
@@ -266,58 +247,6 @@ std::vector<std::string> read_scopes(json::object const& claims)
 
 } // namespace
 
-std::optional<std::string> base64url_decode(std::string_view text)
-{
-    while (!text.empty() && text.back() == '=') {
-        text.remove_suffix(1);
-    }
-    if (text.size() % 4 == 1) {
-        return std::nullopt;
-    }
-    std::string out;
-    out.reserve(text.size() * 3 / 4);
-    std::uint32_t buffer = 0;
-    int bits = 0;
-    for (char c : text) {
-        int const v = sextet(c);
-        if (v < 0) {
-            return std::nullopt;
-        }
-        buffer = (buffer << 6) | static_cast<std::uint32_t>(v);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out += static_cast<char>((buffer >> bits) & 0xFF);
-        }
-    }
-    // Canonical encodings only: leftover bits must be zero, or two different strings would
-    // decode to the same signature (a token could be altered and still verify).
-    if ((buffer & ((1u << bits) - 1)) != 0) {
-        return std::nullopt;
-    }
-    return out;
-}
-
-std::string base64url_encode(std::string_view bytes)
-{
-    std::string out;
-    out.reserve((bytes.size() + 2) / 3 * 4);
-    std::uint32_t buffer = 0;
-    int bits = 0;
-    for (unsigned char c : bytes) {
-        buffer = (buffer << 8) | c;
-        bits += 8;
-        while (bits >= 6) {
-            bits -= 6;
-            out += alphabet[(buffer >> bits) & 63];
-        }
-    }
-    if (bits > 0) {
-        out += alphabet[(buffer << (6 - bits)) & 63];
-    }
-    return out;
-}
-
 void jwk::key_deleter::operator()(void* key) const
 {
     EVP_PKEY_free(static_cast<EVP_PKEY*>(key));
@@ -468,7 +397,7 @@ std::optional<jwt_claims> jwt_validator::validate(
     // of JWT signed by the same issuer must not pass for one. A token without `typ` is taken.
     if (auto const* typ = header->if_contains("typ")) {
         auto const kind
-            = typ->is_string() ? transport::to_lower_ascii(typ->get_string()) : std::string();
+            = typ->is_string() ? common::to_lower_ascii(typ->get_string()) : std::string();
         if (kind != "at+jwt" && kind != "application/at+jwt") {
             return fail("typ is not at+jwt");
         }

@@ -11,11 +11,6 @@
 
 namespace toolgate::server {
 
-/// base64url (RFC 4648 §5) without padding, as JOSE writes it. A trailing `=` padding is
-/// tolerated; any other character outside the alphabet makes it nullopt.
-std::optional<std::string> base64url_decode(std::string_view text);
-std::string base64url_encode(std::string_view bytes);
-
 /// One verification key from a JWKS: RSA (n, e; 2048 bits or more) or EC P-256 (x, y).
 class jwk {
 public:

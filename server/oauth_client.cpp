@@ -1,6 +1,7 @@
 // Authorization URLs, token requests and the tenants list (see oauth_client.hpp).
 #include "server/oauth_client.hpp"
 
+#include "common/base64.hpp"
 #include "server/jwt_validator.hpp"
 #include "toolkits/base_url.hpp"
 #include "toolkits/request_body.hpp"
@@ -168,14 +169,14 @@ std::string random_token(std::size_t bytes)
     if (RAND_bytes(reinterpret_cast<unsigned char*>(raw.data()), static_cast<int>(bytes)) != 1) {
         throw std::runtime_error("no random bytes available (OpenSSL RAND_bytes failed)");
     }
-    return base64url_encode(raw);
+    return common::base64url_encode(raw);
 }
 
 pkce_pair make_pkce()
 {
     pkce_pair p;
     p.verifier = random_token(32); // 43 characters, the RFC 7636 minimum length
-    p.challenge = base64url_encode(sha256(p.verifier));
+    p.challenge = common::base64url_encode(sha256(p.verifier));
     return p;
 }
 
@@ -268,7 +269,7 @@ boost::asio::awaitable<token_grant> oauth_client::request(
     req.headers.emplace_back("Accept", "application/json");
     if (!client.secret.empty() && provider_.client_auth == toolkits::client_authentication::basic) {
         // RFC 6749 §2.3.1: both parts form-encoded before Basic.
-        auto const basic = toolkits::to_base64(encode(client.id) + ":" + encode(client.secret));
+        auto const basic = common::base64_encode(encode(client.id) + ":" + encode(client.secret));
         req.headers.emplace_back("Authorization", "Basic " + basic);
         req.secret_headers.emplace_back("authorization");
         secrets.push_back(basic);

@@ -368,11 +368,13 @@ router::decision router::decide(protocol::message const& msg, conversation* conv
 }
 
 router::decision router::decide(protocol::message const& msg, conversation* conv,
-    std::shared_ptr<protocol::tool_view const> const& view)
+    std::shared_ptr<protocol::tool_view const> const& view, protocol::request_meta const* checked)
 {
     auto const& seen = view ? view : dispatcher_.default_view();
     protocol::outcome outcome;
-    if (conv) {
+    if (checked) {
+        outcome = dispatcher_.dispatch_checked(msg, *checked, seen);
+    } else if (conv) {
         std::lock_guard lock(conv->mutex);
         outcome = dispatcher_.dispatch(msg, conv->session, seen);
     } else {

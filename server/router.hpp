@@ -42,6 +42,13 @@ struct conversation {
     /// Set before the session is registered, read-only afterwards.
     std::string session_tag;
 
+    /// The revision initialize negotiated ("" before).
+    std::string negotiated_version()
+    {
+        std::lock_guard lock(mutex);
+        return session.version;
+    }
+
     bool has_calls_in_flight()
     {
         std::lock_guard lock(mutex);
@@ -87,8 +94,11 @@ public:
     decision decide(protocol::message const& msg, conversation* conv);
     /// decide() for a request that sees the served tools through `view` (per-connection
     /// choices); null: the server's own view.
+    /// `checked`: the `_meta` of a 2026-07-28 request the transport has validated (the message
+    /// is then dispatched without reading `_meta` again); null for everything else.
     decision decide(protocol::message const& msg, conversation* conv,
-        std::shared_ptr<protocol::tool_view const> const& view);
+        std::shared_ptr<protocol::tool_view const> const& view,
+        protocol::request_meta const* checked = nullptr);
     boost::asio::awaitable<std::optional<protocol::reply>> run_decided(protocol::tool_call call,
         std::shared_ptr<conversation> conv, std::shared_ptr<transport::message_sink> stream,
         std::string principal = {}, credentials_ptr credentials = {});

@@ -1,4 +1,4 @@
-// JSON-RPC batches: only in a 2025-03-26 session (MCP-REQUIREMENTS B1–B3). Elements run in
+// JSON-RPC batches: only in a 2025-03-26 session (docs/protocol-rules.md B1–B3). Elements run in
 // order; the answer is one array holding a response per request.
 #include "protocol/names.hpp"
 #include "protocol/request_meta.hpp"

@@ -305,7 +305,7 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
     graceful_stop shutdown { ioc, listener, metrics_listener.get(), sessions, r,
         cfg.shutdown_grace };
     auto const stop_now = [&](int sig) {
-        // DECISIONS: stop accepting, let in-flight calls finish within a grace period, then
+        // docs/decisions.md: stop accepting, let in-flight calls finish within a grace period, then
         // cancel them, exit 0.
         spdlog::info("signal {}: no longer accepting; waiting up to {} s for {} open "
                      "request(s)",

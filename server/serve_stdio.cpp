@@ -38,7 +38,7 @@ int serve_stdio(config const& cfg, asio::io_context& ioc, service& svc)
         = std::make_shared<transport::stdio_channel>(ioc.get_executor(), cfg.max_line_bytes);
     bool stopped = false;
     auto stop = [&ioc, &r, &stopped, conv, channel] {
-        // DECISIONS: stdin EOF cancels in-flight calls and exits promptly with status 0.
+        // docs/decisions.md: stdin EOF cancels in-flight calls and exits promptly with status 0.
         if (stopped) {
             return;
         }
@@ -46,9 +46,9 @@ int serve_stdio(config const& cfg, asio::io_context& ioc, service& svc)
         r.cancel_all(*conv);
         channel->when_flushed([&ioc] { ioc.stop(); });
     };
-    // DECISIONS "Shutdown": a signal lets the calls in flight finish within --shutdown-grace
-    // (new calls are refused meanwhile), then cancels the rest; a second signal or stdin EOF
-    // cuts the wait short.
+    // docs/decisions.md "Shutdown": a signal lets the calls in flight finish within
+    // --shutdown-grace (new calls are refused meanwhile), then cancels the rest; a second signal or
+    // stdin EOF cuts the wait short.
     asio::steady_timer drain(ioc);
     std::chrono::steady_clock::time_point deadline;
     std::function<void()> poll_drained = [&] {

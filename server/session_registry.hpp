@@ -1,6 +1,6 @@
 // Legacy Streamable HTTP sessions: ids are signed (transport::session_signer), state lives in
 // this replica's memory. A valid id this replica has never seen (another replica issued it)
-// is adopted with default settings until its maximum age (DECISIONS "Sessions and scale").
+// is adopted with default settings until its maximum age (docs/decisions.md "Sessions and scale").
 #pragma once
 
 #include "server/router.hpp"

@@ -1,4 +1,4 @@
-// Tool modes and per-connection views (DECISIONS "Discovery", "Per-connection selection"):
+// Tool modes and per-connection views (docs/decisions.md "Discovery", "Per-connection selection"):
 // which tools a request's tools/list shows (the catalogue, or the discovery meta-tools and
 // pinned tools), which it may call, and the instructions it gets. One view for the server's
 // own flags; more for connections that narrow them (query parameters or headers), built on

@@ -3,9 +3,10 @@
 // a new platform is data, not code.
 #include "toolkits/auth.hpp"
 
+#include "common/ascii.hpp"
+#include "common/base64.hpp"
 #include "toolkits/base_url.hpp"
 #include "toolkits/request_body.hpp"
-#include "transport/http_text.hpp"
 
 #include <boost/url/encode.hpp>
 #include <boost/url/parse.hpp>
@@ -17,7 +18,7 @@
 #include <cctype>
 
 namespace toolgate::toolkits {
-using transport::to_lower_ascii;
+using common::to_lower_ascii;
 namespace {
 
 namespace urls = boost::urls;
@@ -34,14 +35,6 @@ bool is_variable_name(std::string_view name)
     });
 }
 
-bool same_name(std::string_view a, std::string_view b)
-{
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-        return std::tolower(static_cast<unsigned char>(x))
-            == std::tolower(static_cast<unsigned char>(y));
-    });
-}
-
 std::string apply_format(std::string_view format, std::string_view secret)
 {
     std::string out(format);
@@ -54,8 +47,8 @@ std::string apply_format(std::string_view format, std::string_view secret)
 bool has_header(prepared_request const& prepared, std::string_view name)
 {
     auto const& headers = prepared.request.headers;
-    return std::any_of(
-        headers.begin(), headers.end(), [&](auto const& h) { return same_name(h.first, name); });
+    return std::any_of(headers.begin(), headers.end(),
+        [&](auto const& h) { return common::iequals_ascii(h.first, name); });
 }
 
 std::string placeholder(std::string_view variable)
@@ -87,7 +80,7 @@ bool is_host_label(std::string_view text)
 }
 
 /// Fills a `{SECRET}` URL placeholder. The host it names is a secret too: the error names
-/// the toolkit and the variable only (DECISIONS).
+/// the toolkit and the variable only (docs/decisions.md).
 tool_result<void> fill_url_secret(toolkit_spec const& toolkit, secret_transmission const& rule,
     std::string value, prepared_request& prepared, bool allow_insecure_http)
 {
@@ -152,7 +145,7 @@ void add_credential(
     std::string header_value;
     if (rule.in == "basic") {
         // Username = the key, empty password (the platform ignores the password).
-        auto encoded = to_base64(value + ":");
+        auto encoded = common::base64_encode(value + ":");
         header_value = "Basic " + encoded;
         prepared.credential_values.push_back(encoded);
         prepared.redactions.push_back(std::move(encoded));

@@ -1,6 +1,8 @@
 // Parsing and applying base-URL overrides (see base_url.hpp).
 #include "toolkits/base_url.hpp"
 
+#include "common/ascii.hpp"
+
 #include <boost/url/parse.hpp>
 #include <boost/url/scheme.hpp>
 #include <boost/url/url_view.hpp>
@@ -12,14 +14,6 @@ namespace toolgate::toolkits {
 namespace {
 
 namespace urls = boost::urls;
-
-bool equals_ignoring_case(std::string_view a, std::string_view b)
-{
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-        return std::tolower(static_cast<unsigned char>(x))
-            == std::tolower(static_cast<unsigned char>(y));
-    });
-}
 
 config_error bad(std::string_view toolkit, std::string_view why)
 {
@@ -85,7 +79,7 @@ boost::system::result<base_url_override, config_error> parse_base_url_override(
     std::string_view toolkit = text.substr(0, eq);
     if (!known_toolkits.empty() && !toolkit.empty()) {
         auto it = std::find_if(known_toolkits.begin(), known_toolkits.end(),
-            [&](std::string_view k) { return equals_ignoring_case(k, toolkit); });
+            [&](std::string_view k) { return common::iequals_ascii(k, toolkit); });
         if (it == known_toolkits.end()) {
             std::string names;
             for (auto k : known_toolkits) {
@@ -114,9 +108,7 @@ std::string origin_key(std::string_view url)
     std::string host = parsed->host_type() == urls::host_type::name
         ? std::string(parsed->host_name())
         : std::string(parsed->host_address());
-    for (auto& c : host) {
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    }
+    host = common::to_lower_ascii(host);
     std::string port(parsed->port());
     if (port.empty()) {
         port = tls ? "443" : "80";
@@ -133,9 +125,7 @@ bool is_insecure_remote_url(std::string_view url)
         return false;
     }
     std::string host(parsed->encoded_host());
-    for (auto& c : host) {
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    }
+    host = common::to_lower_ascii(host);
     return !(host == "localhost" || host.starts_with("127.") || host == "[::1]");
 }
 

@@ -1,6 +1,7 @@
 // The discovery meta-tools (see discovery.hpp).
 #include "toolkits/discovery.hpp"
 
+#include "common/ascii.hpp"
 #include "protocol/suggest.hpp"
 #include "protocol/text.hpp"
 #include "protocol/tool_pages.hpp"
@@ -258,13 +259,8 @@ call_result discovery_provider::search_tools(
                 item.remove_suffix(1);
             }
             if (!item.empty()) {
-                auto known = std::find_if(toolkits_.begin(), toolkits_.end(), [&](auto const& k) {
-                    return k.size() == item.size()
-                        && std::equal(k.begin(), k.end(), item.begin(), [](char a, char b) {
-                               return std::tolower(static_cast<unsigned char>(a))
-                                   == std::tolower(static_cast<unsigned char>(b));
-                           });
-                });
+                auto known = std::find_if(toolkits_.begin(), toolkits_.end(),
+                    [&](auto const& k) { return common::iequals_ascii(k, item); });
                 if (known == toolkits_.end()) {
                     return call_result::error(
                         fmt::format("argument `toolkit`: `{}` is not served here; served: {}",

@@ -1,5 +1,5 @@
 // Progressive disclosure: three meta-tools that let a model with a small context find, read
-// and call any served tool (DECISIONS "Discovery"): toolgate_search_tools (ranked search in
+// and call any served tool (docs/decisions.md "Discovery"): toolgate_search_tools (ranked search in
 // plain words), toolgate_describe_tools (full definitions by name) and toolgate_call_tool (a
 // call by name, answered exactly as a direct tools/call). Every catalogue tool stays callable
 // by its own name too; which tools are *listed* is the server's choice (tool modes).

@@ -103,7 +103,7 @@ tool_result<prepared_request> http_executor::prepare(toolkit_spec const& toolkit
         !authenticated) {
         return authenticated.error();
     }
-    // Where a GET may be redirected (DECISIONS: redirects): the toolkit's own hosts (the
+    // Where a GET may be redirected (docs/decisions.md: redirects): the toolkit's own hosts (the
     // catalogue lists the storage platform's upload and download hosts among them), and the
     // operator's override, which is trusted as the request itself is.
     auto& request = prepared->request;
@@ -134,7 +134,7 @@ boost::asio::awaitable<protocol::call_result> http_executor::execute(toolkit_spe
     }
     credential_source const& secrets = own_secrets ? *own_secrets : credentials_;
 
-    // An OAuth toolkit's access token: a configured value wins (DECISIONS), else the token
+    // An OAuth toolkit's access token: a configured value wins (docs/decisions.md), else the token
     // source supplies (and renews) it.
     auto const* provider = find_oauth_provider(toolkit.name);
     bool const needs_token = provider != nullptr && lists(tool.secrets, provider->access_variable);

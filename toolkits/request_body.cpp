@@ -1,5 +1,7 @@
-// Wire text: argument values, request bodies, base64 (see request_body.hpp).
+// Wire text: argument values and request bodies (see request_body.hpp).
 #include "toolkits/request_body.hpp"
+
+#include "common/fnv.hpp"
 
 #include <boost/json/object.hpp>
 #include <boost/json/serialize.hpp>
@@ -97,12 +99,8 @@ std::string quoted_form_name(std::string_view text)
 
 std::string boundary_for(std::span<const form_field> fields, unsigned salt)
 {
-    std::uint64_t hash = 1469598103934665603ull ^ salt; // FNV-1a
-    auto mix = [&](std::string_view s) {
-        for (unsigned char c : s) {
-            hash = (hash ^ c) * 1099511628211ull;
-        }
-    };
+    std::uint64_t hash = common::fnv1a64_basis ^ salt;
+    auto mix = [&](std::string_view s) { hash = common::fnv1a64(hash, s); };
     for (auto const& f : fields) {
         mix(f.name);
         mix(f.value);
@@ -166,35 +164,6 @@ std::string format_scalar(json::value const& value)
     default:
         return json::serialize(value);
     }
-}
-
-std::string to_base64(std::string_view bytes)
-{
-    static constexpr char alphabet[]
-        = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    out.reserve((bytes.size() + 2) / 3 * 4);
-    std::size_t i = 0;
-    for (; i + 3 <= bytes.size(); i += 3) {
-        auto const n = (std::uint32_t(std::uint8_t(bytes[i])) << 16)
-            | (std::uint32_t(std::uint8_t(bytes[i + 1])) << 8)
-            | std::uint32_t(std::uint8_t(bytes[i + 2]));
-        out += alphabet[(n >> 18) & 63];
-        out += alphabet[(n >> 12) & 63];
-        out += alphabet[(n >> 6) & 63];
-        out += alphabet[n & 63];
-    }
-    if (auto const left = bytes.size() - i; left > 0) {
-        auto n = std::uint32_t(std::uint8_t(bytes[i])) << 16;
-        if (left == 2) {
-            n |= std::uint32_t(std::uint8_t(bytes[i + 1])) << 8;
-        }
-        out += alphabet[(n >> 18) & 63];
-        out += alphabet[(n >> 12) & 63];
-        out += left == 2 ? alphabet[(n >> 6) & 63] : '=';
-        out += '=';
-    }
-    return out;
 }
 
 tool_result<std::string> make_json_body(std::span<const body_field> fields)

@@ -1,5 +1,5 @@
 // The text of a request: argument values as wire text, JSON bodies from body parameters,
-// form bodies (urlencoded and multipart), an M-tool's request_body check, and base64.
+// form bodies (urlencoded and multipart), and an M-tool's request_body check.
 #pragma once
 
 #include "toolkits/tool_error.hpp"
@@ -16,9 +16,6 @@ namespace toolgate::toolkits {
 /// booleans `true`/`false`, integers (also integral doubles) without a fraction, other
 /// numbers in their shortest round-trip form. Arrays and objects become compact JSON.
 std::string format_scalar(boost::json::value const& value);
-
-/// Standard base64 (RFC 4648, with padding): HTTP Basic credentials, binary results.
-std::string to_base64(std::string_view bytes);
 
 /// One body parameter with the caller's value. `wire_name` may be dotted (nesting) or
 /// `(entire body)`. `argument` names it in error messages.

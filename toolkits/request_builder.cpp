@@ -3,10 +3,10 @@
 // characters as the only ones left alone, so no value can change the path or the query.
 #include "toolkits/request_builder.hpp"
 
+#include "common/ascii.hpp"
 #include "toolkits/request_body.hpp"
 #include "toolkits/schema_check.hpp"
 #include "toolkits/wire_forms.hpp"
-#include "transport/http_text.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -18,7 +18,7 @@
 #include <deque>
 
 namespace toolgate::toolkits {
-using transport::to_lower_ascii;
+using common::to_lower_ascii;
 namespace {
 
 namespace json = boost::json;
@@ -34,10 +34,10 @@ constexpr std::size_t max_header_argument_bytes = 8 * 1024;
 enum class quirk_kind {
     /// The specification calls the value URL-encoded: it is sent as given, and only what
     /// could break out of the query value (`&`, `#`, spaces, bytes outside ASCII, a `%`
-    /// that starts no escape) is encoded (DECISIONS: wire details).
+    /// that starts no escape) is encoded (docs/decisions.md: wire details).
     pre_encoded_query,
     /// The value is a file part of a multipart/form-data body, whatever `in` says
-    /// (DECISIONS: KanbanApi.AddAttachmentToKanbanCard's `file_attachment`).
+    /// (docs/decisions.md: KanbanApi.AddAttachmentToKanbanCard's `file_attachment`).
     multipart_file,
 };
 
@@ -87,18 +87,10 @@ bool is_credential_header(std::string_view name)
     return std::find(std::begin(names), std::end(names), to_lower_ascii(name)) != std::end(names);
 }
 
-bool same_name(std::string_view a, std::string_view b)
-{
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-        return std::tolower(static_cast<unsigned char>(x))
-            == std::tolower(static_cast<unsigned char>(y));
-    });
-}
-
 /// Replaces the header `name` (any case) or appends it.
 void set_header(header_list& headers, std::string_view name, std::string value)
 {
-    std::erase_if(headers, [&](auto const& h) { return same_name(h.first, name); });
+    std::erase_if(headers, [&](auto const& h) { return common::iequals_ascii(h.first, name); });
     headers.emplace_back(std::string(name), std::move(value));
 }
 
@@ -435,7 +427,7 @@ tool_result<void> collect_arguments(toolkit_spec const& toolkit, tool_spec const
             break; // handled by fill_path and check_m_tool
         }
     }
-    // Box pages by marker only when asked to (DECISIONS: wire details).
+    // Box pages by marker only when asked to (docs/decisions.md: wire details).
     if (marker_given && usemarker_open) {
         add_query(parts.query, "usemarker", "true");
     }

@@ -3,6 +3,8 @@
 // happened and, where we know, what would help.
 #include "toolkits/result_shaper.hpp"
 
+#include "common/ascii.hpp"
+#include "common/base64.hpp"
 #include "toolkits/request_body.hpp"
 
 #include <boost/json/parse.hpp>
@@ -334,7 +336,7 @@ call_result failure_result(toolkit_spec const& toolkit, tool_spec const& tool,
         || result.failure == outbound_failure::connect || result.failure == outbound_failure::tls;
     if (host_problem && !sent.host_variables.empty()) {
         // The host came from a secret (issue 14 item 7): say which setting to check, never
-        // what it holds (DECISIONS: those hosts are secrets too).
+        // what it holds (docs/decisions.md: those hosts are secrets too).
         message += " The host comes from " + join_names(sent.host_variables) + ": check that "
             + (sent.host_variables.size() == 1 ? "it names" : "they name") + " your "
             + std::string(toolkit.name) + " account's server (its value is not shown).";
@@ -360,14 +362,9 @@ bool has_control_bytes(std::string_view body)
 
 std::string media_type_of(transport::outbound_response const& response)
 {
-    auto type = response.header("Content-Type");
-    type = type.substr(0, type.find(';'));
-    auto const first = type.find_first_not_of(" \t");
-    auto const last = type.find_last_not_of(" \t");
-    type = first == std::string::npos ? std::string() : type.substr(first, last - first + 1);
-    std::transform(type.begin(), type.end(), type.begin(),
-        [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return type;
+    auto const header = response.header("Content-Type");
+    std::string_view const type = header;
+    return common::to_lower_ascii(common::trim_ows(type.substr(0, type.find(';'))));
 }
 
 bool is_json_type(std::string_view type)
@@ -410,7 +407,7 @@ call_result binary_result(toolkit_spec const& toolkit, tool_spec const& tool,
 {
     call_result result;
     content_block block;
-    block.text = to_base64(body);
+    block.text = common::base64_encode(body);
     block.mime_type = media_type.empty() ? "application/octet-stream" : std::string(media_type);
     if (media_type.starts_with("image/")) {
         block.type = content_block::kind::image;

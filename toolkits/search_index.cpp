@@ -7,6 +7,8 @@
 // contributions are computed at build time, so a search adds up precomputed numbers.
 #include "toolkits/search_index.hpp"
 
+#include "common/ascii.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -160,9 +162,7 @@ action action_of_query(std::string_view query)
     };
     std::size_t seen = 0;
     for (auto raw : split_words(query)) {
-        std::string w(raw);
-        std::transform(w.begin(), w.end(), w.begin(),
-            [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+        auto const w = common::to_lower_ascii(raw);
         if (auto it = words.find(w); it != words.end()) {
             return it->second;
         }

@@ -1,6 +1,8 @@
 // Secret-looking argument names, shared by the request logs and the server's argument logs.
 #include "toolkits/secret_names.hpp"
 
+#include "common/ascii.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -34,9 +36,7 @@ void collect(json::value const& v, bool secret, std::vector<std::string>& out, i
 
 bool is_secret_name(std::string_view name)
 {
-    std::string lower(name);
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-        [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    auto const lower = common::to_lower_ascii(name);
     static constexpr std::array<std::string_view, 9> words = { "secret", "token", "password",
         "passwd", "authorization", "cookie", "credential", "signature", "private" };
     for (auto w : words) {

@@ -1,6 +1,7 @@
 // Generic argument checks driven by param_spec; the per-tool rules live in validate_rules.cpp.
 #include "toolkits/validate.hpp"
 
+#include "common/ascii.hpp"
 #include "protocol/suggest.hpp"
 #include "protocol/text.hpp"
 #include "toolkits/schema_check.hpp"
@@ -244,13 +245,8 @@ bool is_credential_header(
     if (param.in != param_location::header) {
         return false;
     }
-    auto const same = [](std::string_view a, std::string_view b) {
-        return a.size() == b.size()
-            && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-                   return std::tolower(static_cast<unsigned char>(x))
-                       == std::tolower(static_cast<unsigned char>(y));
-               });
-    };
+    auto const same
+        = [](std::string_view a, std::string_view b) { return common::iequals_ascii(a, b); };
     for (auto const& rule : toolkit.transmission) {
         bool const listed = std::find(tool.secrets.begin(), tool.secrets.end(), rule.secret)
             != tool.secrets.end();

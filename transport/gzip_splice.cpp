@@ -1,6 +1,6 @@
 #include "transport/gzip_splice.hpp"
 
-#include "transport/http_text.hpp"
+#include "common/ascii.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -8,6 +8,8 @@
 #include <zlib.h>
 
 namespace toolgate::transport {
+using common::to_lower_ascii;
+using common::trim_ows;
 
 namespace {
 

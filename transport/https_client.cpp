@@ -342,7 +342,7 @@ private:
 /// Whether a failed attempt may be sent again. Nothing came back, so the platform did not
 /// answer; it may still have acted on a request it received. Idempotent methods may be
 /// repeated anyway (RFC 9110 §9.2.2); others only when the request provably never left (the
-/// write failed before its first byte) or carries an idempotency key (DECISIONS: retries).
+/// write failed before its first byte) or carries an idempotency key (docs/decisions.md: retries).
 bool may_resend(outbound_request const& request, step_outcome const& outcome)
 {
     if (outcome.failure != outbound_failure::protocol || !outcome.nothing_received) {
@@ -352,7 +352,7 @@ bool may_resend(outbound_request const& request, step_outcome const& outcome)
         || has_idempotency_key(request.headers);
 }
 
-/// One URL, with the retries DECISIONS allows. Runs on the call's strand.
+/// One URL, with the retries docs/decisions.md allows. Runs on the call's strand.
 asio::awaitable<outbound_result> send_to(state_ptr st, outbound_request request, url_target target,
     steady_clock::time_point deadline, bool check_addresses)
 {
@@ -443,7 +443,7 @@ asio::awaitable<outbound_result> send_to(state_ptr st, outbound_request request,
 }
 
 /// The whole call: redirects (GET only) around send_to. Root of the call's own strand.
-/// A redirect goes only where DECISIONS allows (redirect_allowed); any other 3xx is the
+/// A redirect goes only where docs/decisions.md allows (redirect_allowed); any other 3xx is the
 /// call's result, as the platform sent it.
 asio::awaitable<outbound_result> run_call(
     state_ptr st, outbound_request request, steady_clock::time_point deadline)

@@ -25,7 +25,7 @@ struct https_options {
     std::size_t max_connections_per_host = 8; ///< open (idle + busy); more calls queue
     std::chrono::milliseconds idle_timeout { 30'000 }; ///< idle connections older are not reused
     int max_attempts = 3; ///< per URL, first try included
-    int max_redirects = 5; ///< GET only (DECISIONS)
+    int max_redirects = 5; ///< GET only (docs/decisions.md)
     std::string ca_file; ///< extra trusted CA certificates (PEM), e.g. --ca-file
     bool system_trust = true; ///< also trust the system store
     std::string user_agent = "toolgate/0.1";
@@ -44,7 +44,7 @@ struct https_options {
 ///   plus `ca_file`; `http://` URLs go in the clear (local proxies, tests).
 /// - Cancellation: terminal cancellation of the awaiting coroutine (the router's
 ///   bind_cancellation_slot) aborts the exchange, closes the connection, returns `cancelled`.
-/// - Retries (DECISIONS): 429/503 after Retry-After (or a short backoff when absent), and a
+/// - Retries (docs/decisions.md): 429/503 after Retry-After (or a short backoff when absent), and a
 ///   connection that closed before any response byte when the method is idempotent or the
 ///   connection was a reused one; at most `max_attempts`, never past the deadline (a
 ///   Retry-After beyond it returns the 429/503 as is).

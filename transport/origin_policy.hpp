@@ -1,4 +1,4 @@
-// Browser-origin and Host checks against DNS rebinding (MCP-REQUIREMENTS H26, H27).
+// Browser-origin and Host checks against DNS rebinding (docs/protocol-rules.md H26, H27).
 #pragma once
 
 #include <string>

@@ -56,7 +56,7 @@ struct outbound_request {
     /// Values every log line about this request masks: secrets, a host a secret names, and
     /// arguments named like a credential (raw and percent-encoded forms are both masked).
     std::vector<std::string> log_redactions;
-    /// Where a redirect may lead besides the request's own origin (DECISIONS: redirects):
+    /// Where a redirect may lead besides the request's own origin (docs/decisions.md: redirects):
     /// origins as `url_target::pool_key()` spells them ("https://host:port"). Followed only
     /// over https, and never to a loopback, private or link-local address.
     std::vector<std::string> redirect_origins;

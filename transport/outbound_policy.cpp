@@ -1,7 +1,7 @@
 // Pure rules of the outbound client: URL splitting, retry timing, redirect hygiene.
 #include "transport/outbound_policy.hpp"
 
-#include "transport/http_text.hpp"
+#include "common/ascii.hpp"
 
 #include <boost/asio/ip/address.hpp>
 #include <boost/url/parse.hpp>
@@ -15,13 +15,11 @@
 namespace toolgate::transport {
 namespace urls = boost::urls;
 namespace asio = boost::asio;
+using common::iequals_ascii;
+using common::to_lower_ascii;
+using common::trim_ows;
 
 namespace {
-
-bool iequals(std::string_view a, std::string_view b)
-{
-    return a.size() == b.size() && to_lower_ascii(a) == to_lower_ascii(b);
-}
 
 bool parse_number(std::string_view text, int& out)
 {
@@ -208,8 +206,9 @@ std::optional<std::string> header_problem(header_list const& headers)
 
 bool has_idempotency_key(header_list const& headers)
 {
-    return std::any_of(headers.begin(), headers.end(),
-        [](auto const& h) { return iequals(h.first, "idempotency-key") && !h.second.empty(); });
+    return std::any_of(headers.begin(), headers.end(), [](auto const& h) {
+        return iequals_ascii(h.first, "idempotency-key") && !h.second.empty();
+    });
 }
 
 bool is_non_public_address(std::string_view text)
@@ -290,13 +289,13 @@ boost::system::result<outbound_request> follow_redirect(
     next.body.clear();
     if (from->pool_key() != to->pool_key()) {
         auto const is_credential = [&current](auto const& header) {
-            if (iequals(header.first, "authorization")
-                || iequals(header.first, "proxy-authorization")
-                || iequals(header.first, "cookie")) {
+            if (iequals_ascii(header.first, "authorization")
+                || iequals_ascii(header.first, "proxy-authorization")
+                || iequals_ascii(header.first, "cookie")) {
                 return true;
             }
             return std::any_of(current.secret_headers.begin(), current.secret_headers.end(),
-                [&header](std::string const& name) { return iequals(name, header.first); });
+                [&header](std::string const& name) { return iequals_ascii(name, header.first); });
         };
         std::erase_if(next.headers, is_credential);
         for (auto const& name : current.secret_query) {

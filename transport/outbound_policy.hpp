@@ -36,7 +36,7 @@ boost::system::result<url_target> parse_url_target(std::string_view url);
 /// GET, HEAD, PUT, DELETE, OPTIONS (RFC 9110 §9.2.2); compared case-sensitively, as methods are.
 bool is_idempotent(std::string_view method);
 
-/// 429 and 503: the platform asks us to come back later (DECISIONS: retried, bounded).
+/// 429 and 503: the platform asks us to come back later (docs/decisions.md: retried, bounded).
 bool is_retryable_status(unsigned status);
 
 /// The delay a Retry-After value asks for: delta-seconds or an HTTP-date (RFC 9110 §10.2.3),
@@ -68,7 +68,7 @@ bool has_idempotency_key(header_list const& headers);
 bool is_non_public_address(std::string_view address);
 
 /// Whether a redirect from a request that started at `first_origin` may go to `next`
-/// (DECISIONS: redirects): back to the first origin, or to one the operator configured
+/// (docs/decisions.md: redirects): back to the first origin, or to one the operator configured
 /// (`trusted_origins`), or over https to one of `redirect_origins` whose host is not an
 /// address literal of a non-public kind (the resolved address is checked when connecting).
 bool redirect_allowed(

@@ -1,11 +1,11 @@
 // HTTPS_PROXY / NO_PROXY parsing and matching for the outbound client.
 #include "transport/proxy_config.hpp"
 
-#include "transport/http_text.hpp"
+#include "common/ascii.hpp"
+#include "common/base64.hpp"
 
 #include <boost/url/parse.hpp>
 #include <boost/url/url_view.hpp>
-#include <openssl/evp.h>
 
 #include <algorithm>
 #include <cctype>
@@ -14,6 +14,7 @@
 
 namespace toolgate::transport {
 namespace urls = boost::urls;
+using common::to_lower_ascii;
 
 namespace {
 
@@ -21,15 +22,6 @@ std::string env_or_empty(char const* name)
 {
     char const* value = std::getenv(name);
     return value ? std::string(value) : std::string();
-}
-
-std::string base64(std::string_view data)
-{
-    std::string out(4 * ((data.size() + 2) / 3) + 1, '\0');
-    auto const n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-        reinterpret_cast<unsigned char const*>(data.data()), static_cast<int>(data.size()));
-    out.resize(static_cast<std::size_t>(n));
-    return out;
 }
 
 /// Strips brackets from "[::1]" so entries compare with the host as the URL parser gives it.
@@ -112,7 +104,7 @@ boost::system::result<proxy_endpoint> parse_proxy_url(std::string_view text)
     out.port = u.port().empty() ? std::string("1080") : std::string(u.port());
     if (u.has_userinfo()) {
         out.authorization = "Basic ";
-        out.authorization.append(base64(u.user().append(":").append(u.password())));
+        out.authorization.append(common::base64_encode(u.user().append(":").append(u.password())));
     }
     return out;
 }

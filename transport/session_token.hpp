@@ -21,7 +21,7 @@ public:
     explicit session_signer(std::string key);
 
     /// `binding` (the authenticated principal, or empty) enters the MAC but not the id, so
-    /// the id verifies only for the same principal (MCP-REQUIREMENTS H16).
+    /// the id verifies only for the same principal (docs/protocol-rules.md H16).
     std::string issue(std::string_view version,
         std::chrono::system_clock::time_point now = std::chrono::system_clock::now(),
         std::string_view binding = {}) const;

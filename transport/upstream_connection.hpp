@@ -65,7 +65,7 @@ struct open_params {
     std::chrono::milliseconds call_timeout {}; ///< for details only
     std::string method; ///< for details only
     /// Refuse to connect when the host resolves to a loopback, private, link-local or other
-    /// non-public address (a redirect to a host nobody configured; DECISIONS: redirects).
+    /// non-public address (a redirect to a host nobody configured; docs/decisions.md: redirects).
     bool refuse_private_addresses = false;
 };
 

@@ -2,6 +2,7 @@
 // --log-level trace) run with recognisable fake secrets; calls fail in many ways; no secret
 // may appear in stdout, stderr or any result. Arguments named like a secret may come back in
 // results (the caller's own data) but never in logs.
+#include "common/base64.hpp"
 #include "http_raw.hpp"
 #include "process.hpp"
 #include "server/jwt_validator.hpp"
@@ -46,8 +47,8 @@ std::vector<std::string> server_needles()
     std::vector<std::string> out;
     for (auto const& [name, value] : platform_secrets) {
         out.push_back(value);
-        out.push_back(toolgate::server::base64url_encode(value + ":"));
-        out.push_back(toolgate::server::base64url_encode(value + ":X"));
+        out.push_back(toolgate::common::base64url_encode(value + ":"));
+        out.push_back(toolgate::common::base64url_encode(value + ":X"));
     }
     out.push_back("zqvectordb-s3cr3t"); // the host alone
     out.push_back("zqdesk-s3cr3t");

@@ -1,6 +1,7 @@
 // Key generation, JWK export and JWS signing for the auth tests.
 #include "token_forge.hpp"
 
+#include "common/base64.hpp"
 #include "server/jwt_validator.hpp"
 
 #include <fmt/format.h>
@@ -33,7 +34,7 @@ std::string bn_param(EVP_PKEY* key, char const* name, int pad = 0)
     std::string out(static_cast<std::size_t>(size), '\0');
     BN_bn2binpad(bn, reinterpret_cast<unsigned char*>(out.data()), size);
     BN_free(bn);
-    return server::base64url_encode(out);
+    return common::base64url_encode(out);
 }
 
 } // namespace
@@ -80,7 +81,7 @@ std::string test_key::jwk_json() const
 std::string test_key::sign(std::string const& header_json, std::string const& payload_json) const
 {
     auto input
-        = server::base64url_encode(header_json) + "." + server::base64url_encode(payload_json);
+        = common::base64url_encode(header_json) + "." + common::base64url_encode(payload_json);
     EVP_MD_CTX* md = EVP_MD_CTX_new();
     std::size_t size = 0;
     EVP_DigestSignInit(md, nullptr, EVP_sha256(), nullptr, static_cast<EVP_PKEY*>(key_.get()));
@@ -106,7 +107,7 @@ std::string test_key::sign(std::string const& header_json, std::string const& pa
         ECDSA_SIG_free(ecdsa);
         sig = raw;
     }
-    return input + "." + server::base64url_encode(sig);
+    return input + "." + common::base64url_encode(sig);
 }
 
 std::string test_key::token(std::string const& payload_json) const

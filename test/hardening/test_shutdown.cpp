@@ -1,4 +1,4 @@
-// Graceful shutdown (DECISIONS "Shutdown"): SIGTERM/SIGINT stop taking work, let calls in
+// Graceful shutdown (docs/decisions.md "Shutdown"): SIGTERM/SIGINT stop taking work, let calls in
 // flight finish within --shutdown-grace, then cancel them; exit status 0 either way. stdin EOF
 // still cancels at once.
 #include "hardening_support.hpp"

@@ -1,5 +1,5 @@
 // Streamable HTTP, 2025 (legacy) rules, with raw requests against the built test server
-// (MCP-REQUIREMENTS §13: H1–H28, L1/L9, B1/B2, PG5, LG7).
+// (docs/protocol-rules.md: H1–H28, L1/L9, B1/B2, PG5, LG7).
 #include "integration_support.hpp"
 
 #include <algorithm>

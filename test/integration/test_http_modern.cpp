@@ -1,5 +1,5 @@
 // Streamable HTTP, 2026-07-28 rules, with raw requests against the built test server
-// (MCP-2026-07-28.md §2 HTTP rules, §3 validation order, §6 result fields, §7 headers).
+// (docs/protocol-rules.md §2 HTTP rules, §3 validation order, §6 result fields, §7 headers).
 #include "integration_support.hpp"
 
 using namespace toolgate::testing;

@@ -1,5 +1,5 @@
 // Streamable HTTP under load and abuse: sessions shared by replicas, clients that vanish,
-// many concurrent clients, slow clients (issue 2 item 4; DECISIONS "Sessions and scale").
+// many concurrent clients, slow clients (issue 2 item 4; docs/decisions.md "Sessions and scale").
 #include "gunzip.hpp"
 #include "integration_support.hpp"
 

@@ -1,5 +1,5 @@
 // The stdio transport on the built binary (toolgate_test_server), driven over pipes
-// (MCP-REQUIREMENTS §12 S1–S8, L…, B…, LG…, PG…, CN…; MCP-2026-07-28.md §2).
+// (docs/protocol-rules.md: S1–S8, L…, B…, LG…, PG…, CN…, §2).
 #include "integration_support.hpp"
 
 #include <csignal>
@@ -209,7 +209,7 @@ TEST_CASE("stdio: EOF on stdin ends the process with status 0 promptly (L10, S5)
 }
 
 TEST_CASE("stdio: EOF with a slow call in flight cancels it and exits 0 promptly "
-          "(DECISIONS Shutdown)",
+          "(docs/decisions.md Shutdown)",
     "[stdio]")
 {
     stdio_server server;
@@ -227,7 +227,7 @@ TEST_CASE("stdio: EOF with a slow call in flight cancels it and exits 0 promptly
     }
 }
 
-TEST_CASE("stdio: SIGTERM lets a call in flight finish, then exits 0 (L10, DECISIONS "
+TEST_CASE("stdio: SIGTERM lets a call in flight finish, then exits 0 (L10, docs/decisions.md "
           "Shutdown)",
     "[stdio]")
 {
@@ -489,7 +489,7 @@ TEST_CASE("stdio: modern logs only for a request that asks for them (§8)", "[st
     CHECK(server.notifications("notifications/message").empty());
 }
 
-TEST_CASE("stdio: structuredContent follows the session's revision (DECISIONS)", "[stdio]")
+TEST_CASE("stdio: structuredContent follows the session's revision (docs/decisions.md)", "[stdio]")
 {
     auto [version, echo_has, array_has] = GENERATE(table<std::string, bool, bool>({
         { "2025-03-26", false, false },
@@ -549,7 +549,7 @@ TEST_CASE("stdio: stdin may be a regular file (toolgate < calls.jsonl)", "[stdio
     while (auto line = process.read_line(0ms)) {
         answers.push_back(parse_rpc(*line));
     }
-    // EOF may cancel the last call (DECISIONS: EOF cancels in-flight calls), so the echo
+    // EOF may cancel the last call (docs/decisions.md: EOF cancels in-flight calls), so the echo
     // answer is optional; the first two are answered synchronously.
     REQUIRE(answers.size() >= 2);
     CHECK(answers[0].at("id") == 1);

@@ -1,5 +1,5 @@
 // MCP method rules of protocol::dispatcher for both eras: the 2025 lifecycle (L…, LG…, C…),
-// tools/call decisions (TC…) and the 2026-07-28 stateless envelope (MCP-2026-07-28.md §2–§6).
+// tools/call decisions (TC…) and the 2026-07-28 stateless envelope (docs/protocol-rules.md §2–§6).
 #include "protocol/names.hpp"
 #include "protocol/versions.hpp"
 #include "protocol_fixture.hpp"

@@ -1,4 +1,4 @@
-// JSON-RPC 2.0 framing rules (MCP-REQUIREMENTS §1 J1–J5, §10): parsing, classification and
+// JSON-RPC 2.0 framing rules (docs/protocol-rules.md J1–J5): parsing, classification and
 // serialisation, without any MCP method semantics.
 #include "protocol/jsonrpc.hpp"
 
@@ -70,7 +70,7 @@ TEST_CASE(
     CHECK(std::holds_alternative<rpc_error>(parse_json(nested_arrays(100000))));
 }
 
-TEST_CASE("a parse error is serialised with id null (DECISIONS, J5)", "[protocol]")
+TEST_CASE("a parse error is serialised with id null (docs/decisions.md, J5)", "[protocol]")
 {
     auto text
         = serialize_error(nullptr, { error_code::parse_error, "Parse error: x", std::nullopt });

@@ -1,4 +1,4 @@
-// tools/list pages and cursors (MCP-REQUIREMENTS TL1–TL5, OS3; MCP-2026-07-28.md §6).
+// tools/list pages and cursors (docs/protocol-rules.md TL1–TL5, OS3, §6).
 #include "protocol/names.hpp"
 #include "protocol_fixture.hpp"
 

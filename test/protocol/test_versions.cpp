@@ -1,5 +1,5 @@
 // The revision table, per-request _meta helpers, log levels, result shaping per revision
-// (DECISIONS "structuredContent") and name suggestions.
+// (docs/decisions.md "structuredContent") and name suggestions.
 #include "protocol/call_result.hpp"
 #include "protocol/log_level.hpp"
 #include "protocol/request_meta.hpp"

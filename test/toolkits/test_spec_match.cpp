@@ -1,5 +1,6 @@
 // Every tool the specification lists exists with exactly its names, parameter names, types
-// and required flags. The one documented exception (DECISIONS): VectorDbApi.GetRolesForUser.
+// and required flags. The one documented exception (docs/decisions.md):
+// VectorDbApi.GetRolesForUser.
 #include "spec_parser.hpp"
 #include "toolkits/catalogue.hpp"
 
@@ -70,8 +71,8 @@ TEST_CASE("every tool the specification lists exists with its parameters", "[too
         }
         CHECK(tool->m_tool == s.m_tool);
         if (s.name == "GetRolesForUser") {
-            // DECISIONS: the spec's role_id is merged from GetUsersByRole; the real operation
-            // reads a user's roles and keeps user_id and user_type (required).
+            // docs/decisions.md: the spec's role_id is merged from GetUsersByRole; the real
+            // operation reads a user's roles and keeps user_id and user_type (required).
             CHECK_FALSE(param_of(*tool, "role_id"));
             REQUIRE(param_of(*tool, "user_id"));
             CHECK(param_of(*tool, "user_id")->required);

@@ -1,5 +1,5 @@
-// The outbound HTTPS client's retries (DECISIONS: 429/503 with Retry-After, resets before any
-// byte), redirects without credentials across hosts, and HTTPS_PROXY tunnelling.
+// The outbound HTTPS client's retries (docs/decisions.md: 429/503 with Retry-After, resets before
+// any byte), redirects without credentials across hosts, and HTTPS_PROXY tunnelling.
 #include "https_client_fixture.hpp"
 #include "support/fake_connect_proxy.hpp"
 

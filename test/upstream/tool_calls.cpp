@@ -80,7 +80,7 @@ std::string fit_length(param_spec const& p, std::string text, std::string const&
     return text;
 }
 
-/// Parameters the specification calls URL-encoded: sent as given (DECISIONS, wire details).
+/// Parameters the specification calls URL-encoded: sent as given (docs/decisions.md, wire details).
 bool is_pre_encoded(toolkit_spec const& toolkit, tool_spec const& tool, param_spec const& p)
 {
     return (is_tool(toolkit, tool, "DeskApi", "ListAssets") && p.name == "asset_filter_query")
@@ -885,7 +885,7 @@ expected_request expect_request(
             break;
         }
     }
-    // Box pages by marker only with usemarker=true (DECISIONS, wire details).
+    // Box pages by marker only with usemarker=true (docs/decisions.md, wire details).
     if (marker_given && usemarker_param) {
         e.query.emplace_back("usemarker", "true");
     }
