@@ -9,6 +9,7 @@
 #include "server/log_redaction.hpp"
 #include "server/logging.hpp"
 #include "server/metrics.hpp"
+#include "transport/coroutine_root.hpp"
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/bind_cancellation_slot.hpp>
@@ -28,21 +29,6 @@ namespace asio = boost::asio;
 namespace json = boost::json;
 using protocol::rpc_error;
 
-struct inflight_call {
-    explicit inflight_call(asio::any_io_executor ex)
-        : executor(std::move(ex))
-    {
-    }
-    asio::any_io_executor executor; ///< where the call runs (a strand)
-    asio::cancellation_signal signal; ///< emitted on `executor` only
-    std::atomic<bool> cancelled { false };
-};
-
-conversation::conversation(asio::any_io_executor executor)
-    : strand(asio::make_strand(executor))
-{
-}
-
 namespace {
 
 /// A request id as logs show it: client-chosen, so cut short (security review 13).
@@ -56,109 +42,117 @@ std::string error_text(json::value const& id, int code, std::string message)
     return protocol::serialize_error(id, rpc_error { code, std::move(message), std::nullopt });
 }
 
-/// Registers a call under its id; an error text when it cannot be (duplicate id, limit).
-std::variant<std::shared_ptr<inflight_call>, std::string> register_call(conversation& conv,
-    asio::any_io_executor runs_on, std::string const& key, json::value const& id, std::size_t limit)
-{
-    std::lock_guard lock(conv.mutex);
-    if (conv.inflight.contains(key)) {
-        return error_text(id, protocol::error_code::invalid_request,
-            fmt::format("Invalid Request: id {} is already in use by a call in "
-                        "flight",
-                protocol::clipped(key, 64)));
-    }
-    if (conv.inflight.size() >= limit) {
-        return error_text(id, protocol::error_code::internal_error,
-            fmt::format("Too many calls in flight in this session (limit {}, "
-                        "--max-inflight-per-session); retry when one finishes",
-                limit));
-    }
-    auto entry = std::make_shared<inflight_call>(std::move(runs_on));
-    conv.inflight.emplace(key, entry);
-    return entry;
-}
-
-void unregister_call(conversation& conv, std::string const& key)
-{
-    std::lock_guard lock(conv.mutex);
-    conv.inflight.erase(key);
-}
-
-void cancel_entry(std::shared_ptr<inflight_call> const& entry)
-{
-    entry->cancelled = true;
-    asio::post(entry->executor, [entry] { entry->signal.emit(asio::cancellation_type::terminal); });
-}
-
-void cancel_by_id(conversation& conv, json::value const& id)
-{
-    std::shared_ptr<inflight_call> entry;
-    {
-        std::lock_guard lock(conv.mutex);
-        auto it = conv.inflight.find(json::serialize(id));
-        if (it == conv.inflight.end()) {
-            return; // CN2: unknown or finished: ignore
-        }
-        entry = it->second;
-    }
-    cancel_entry(entry);
-}
-
-/// Holds one of a principal's in-flight places (router::admit_principal) until destroyed.
-class principal_admission {
-public:
-    principal_admission(router& r, std::string principal)
-        : router_(r)
-        , principal_(std::move(principal))
-    {
-    }
-    principal_admission(principal_admission const&) = delete;
-    principal_admission& operator=(principal_admission const&) = delete;
-    ~principal_admission() { router_.release_principal(principal_); }
-
-private:
-    router& router_;
-    std::string principal_;
-};
-
-/// Holds one unit of the router's total in-flight budget for a stateless call.
-class admission {
-public:
-    explicit admission(std::shared_ptr<std::atomic<std::size_t>> count)
-        : count_(std::move(count))
-    {
-    }
-    admission(admission const&) = delete;
-    admission& operator=(admission const&) = delete;
-    ~admission() { --*count_; }
-
-private:
-    std::shared_ptr<std::atomic<std::size_t>> count_;
-};
-
 } // namespace
 
-std::optional<std::string> router::admit(json::value const& id)
+/// What an admitted call holds until it ends: a unit of the server-wide budget, one of its
+/// principal's places and, in a conversation, its registration. Move-only; gives all back once.
+class router::call_ticket {
+public:
+    call_ticket() = default;
+    call_ticket(call_ticket&& other) noexcept
+        : router_(std::exchange(other.router_, nullptr))
+        , principal_(std::move(other.principal_))
+        , conv_(std::move(other.conv_))
+        , key_(std::move(other.key_))
+        , entry_(std::move(other.entry_))
+        , total_(std::move(other.total_))
+    {
+    }
+    call_ticket& operator=(call_ticket&&) = delete;
+    call_ticket(call_ticket const&) = delete;
+    ~call_ticket() { release(); }
+
+    void hold_total(std::shared_ptr<std::atomic<std::size_t>> total) { total_ = std::move(total); }
+    void hold_principal(router& r, std::string principal)
+    {
+        if (!principal.empty()) { // the anonymous principal holds no place
+            router_ = &r;
+            principal_ = std::move(principal);
+        }
+    }
+    void hold_registration(
+        std::shared_ptr<conversation> conv, std::string key, std::shared_ptr<inflight_call> entry)
+    {
+        conv_ = std::move(conv);
+        key_ = std::move(key);
+        entry_ = std::move(entry);
+    }
+    /// The registration's cancellation (null outside a conversation).
+    std::shared_ptr<inflight_call> const& entry() const { return entry_; }
+
+    /// Gives everything back now (before the answer is sent, so that the client may reuse
+    /// the id at once).
+    void release()
+    {
+        if (conv_) {
+            conv_->unregister_call(key_);
+            conv_.reset();
+        }
+        if (router_) {
+            router_->release_principal(principal_);
+            router_ = nullptr;
+        }
+        if (total_) {
+            --*total_;
+            total_.reset();
+        }
+    }
+
+private:
+    router* router_ = nullptr; ///< set while a principal's place is held
+    std::string principal_;
+    std::shared_ptr<conversation> conv_;
+    std::string key_;
+    std::shared_ptr<inflight_call> entry_;
+    /// Shared with the router: a frame destroyed after the router must not touch it.
+    std::shared_ptr<std::atomic<std::size_t>> total_;
+};
+
+std::variant<router::call_ticket, std::string> router::admit_call(protocol::tool_call const& call,
+    std::shared_ptr<conversation> const& conv, std::string const& principal,
+    asio::any_io_executor const& runs_on)
 {
+    auto refuse = [&](int code, std::string message) {
+        count_refused(call);
+        return error_text(call.id, code, std::move(message));
+    };
     if (refusing_) {
-        return error_text(id, protocol::error_code::internal_error,
+        return refuse(protocol::error_code::internal_error,
             "Server is shutting down: no new tool calls are accepted");
     }
     // Optimistic increment: a call over the limit gives its unit straight back.
     auto const before = inflight_total_->fetch_add(1);
-    if (before < limits_.max_inflight_total) {
-        return std::nullopt;
+    if (before >= limits_.max_inflight_total) {
+        --*inflight_total_;
+        return refuse(protocol::error_code::internal_error,
+            fmt::format("Server busy: {} tool calls in flight (limit {}, --max-inflight); retry "
+                        "shortly",
+                before, limits_.max_inflight_total));
     }
-    --*inflight_total_;
-    return error_text(id, protocol::error_code::internal_error,
-        fmt::format("Server busy: {} tool calls in flight (limit {}, "
-                    "--max-inflight); retry shortly",
-            before, limits_.max_inflight_total));
-}
-
-void router::release()
-{
-    --*inflight_total_;
+    call_ticket ticket;
+    ticket.hold_total(inflight_total_);
+    if (auto busy = admit_principal(call.id, principal)) {
+        count_refused(call);
+        return std::move(*busy);
+    }
+    ticket.hold_principal(*this, principal);
+    if (conv) { // stdio registers calls of both eras: a cancellation names the id only
+        auto key = json::serialize(call.id);
+        auto registered = conv->register_call(key, runs_on, limits_.max_inflight_per_conversation);
+        if (auto const* why = std::get_if<conversation::refusal>(&registered)) {
+            return *why == conversation::refusal::duplicate_id
+                ? refuse(protocol::error_code::invalid_request,
+                    fmt::format("Invalid Request: id {} is already in use by a call in flight",
+                        protocol::clipped(key, 64)))
+                : refuse(protocol::error_code::internal_error,
+                    fmt::format("Too many calls in flight in this session (limit {}, "
+                                "--max-inflight-per-session); retry when one finishes",
+                        limits_.max_inflight_per_conversation));
+        }
+        ticket.hold_registration(
+            conv, std::move(key), std::get<std::shared_ptr<inflight_call>>(registered));
+    }
+    return ticket;
 }
 
 std::optional<std::string> router::admit_principal(
@@ -290,29 +284,30 @@ asio::awaitable<std::optional<std::string>> router::run_call(
     co_return dispatcher_.call_reply(call, result);
 }
 
+asio::awaitable<std::optional<std::string>> router::run_admitted(call_ticket ticket,
+    protocol::tool_call call, std::shared_ptr<transport::message_sink> sink, call_origin origin)
+{
+    auto text = co_await run_call(std::move(call), std::move(sink), std::move(origin));
+    ticket.release();
+    co_return text;
+}
+
 void router::start_call(std::shared_ptr<conversation> conv, protocol::tool_call call,
     std::shared_ptr<transport::message_sink> sink)
 {
-    auto key = json::serialize(call.id);
-    if (auto busy = admit(call.id)) {
-        count_refused(call);
-        sink->send(std::move(*busy));
+    auto admitted = admit_call(call, conv, {}, conv->strand());
+    if (auto* refusal = std::get_if<std::string>(&admitted)) {
+        sink->send(std::move(*refusal));
         return;
     }
-    auto registered
-        = register_call(*conv, conv->strand, key, call.id, limits_.max_inflight_per_conversation);
-    if (auto const* error = std::get_if<std::string>(&registered)) {
-        release();
-        count_refused(call);
-        sink->send(*error);
-        return;
-    }
-    auto entry = std::get<std::shared_ptr<inflight_call>>(registered);
-    asio::co_spawn(conv->strand, run_call(std::move(call), sink, { conv->session_tag, {} }),
+    auto& ticket = std::get<call_ticket>(admitted);
+    auto entry = ticket.entry();
+    call_origin origin { conv->session_tag(), {} };
+    asio::co_spawn(conv->strand(),
+        run_admitted(std::move(ticket), std::move(call), sink, std::move(origin)),
         asio::bind_cancellation_slot(entry->signal.slot(),
-            [this, conv, key, entry, sink](std::exception_ptr, std::optional<std::string> r) {
-                unregister_call(*conv, key);
-                release();
+            [entry, sink](std::exception_ptr const& error, std::optional<std::string> r) {
+                transport::log_root_failure("tools/call", error);
                 if (r && !entry->cancelled) {
                     sink->send(std::move(*r)); // CN1: a cancelled call gets no reply
                 }
@@ -375,8 +370,7 @@ router::decision router::decide(protocol::message const& msg, conversation* conv
     if (checked) {
         outcome = dispatcher_.dispatch_checked(msg, *checked, seen);
     } else if (conv) {
-        std::lock_guard lock(conv->mutex);
-        outcome = dispatcher_.dispatch(msg, conv->session, seen);
+        outcome = conv->dispatch(dispatcher_, msg, seen);
     } else {
         protocol::legacy_session stateless; // modern requests never touch it
         outcome = dispatcher_.dispatch(msg, stateless, seen);
@@ -386,7 +380,7 @@ router::decision router::decide(protocol::message const& msg, conversation* conv
     }
     if (auto* cancel = std::get_if<protocol::cancel_call>(&outcome)) {
         if (conv) {
-            cancel_by_id(*conv, cancel->request_id);
+            conv->cancel_call(json::serialize(cancel->request_id));
         }
         return std::monostate {};
     }
@@ -400,35 +394,23 @@ asio::awaitable<std::optional<protocol::reply>> router::run_decided(protocol::to
     std::shared_ptr<conversation> conv, std::shared_ptr<transport::message_sink> stream,
     std::string principal, credentials_ptr credentials)
 {
-    if (auto busy = admit(call.id)) {
-        count_refused(call);
-        co_return protocol::reply { std::move(*busy), 200, false };
+    // The call runs on this request's own executor: hopping to the session's strand and back
+    // would cost two posts per call, and calls of one session need no ordering among them.
+    auto const here = co_await asio::this_coro::executor;
+    auto admitted = admit_call(call, conv, principal, here);
+    if (auto* refusal = std::get_if<std::string>(&admitted)) {
+        co_return protocol::reply { std::move(*refusal), 200, false };
     }
-    admission held(inflight_total_);
-    if (auto busy = admit_principal(call.id, principal)) {
-        count_refused(call);
-        co_return protocol::reply { std::move(*busy), 200, false };
-    }
-    principal_admission held_for_principal(*this, principal);
-    call_origin origin { conv ? conv->session_tag : std::string(), principal,
+    auto ticket = std::move(std::get<call_ticket>(admitted));
+    call_origin origin { conv ? conv->session_tag() : std::string(), principal,
         std::move(credentials) };
-    if (!conv || call.modern) {
+    auto const entry = ticket.entry();
+    if (!entry) {
         // Stateless: the caller's cancellation (the client closing the stream) reaches the
         // call through this coroutine's own slot.
         auto text = co_await run_call(std::move(call), stream, std::move(origin));
         co_return protocol::reply { std::move(*text), 200, false };
     }
-    // The call runs on this request's own strand: hopping to the session's strand and back
-    // would cost two posts per call, and calls of one session need no ordering among them.
-    auto const here = co_await asio::this_coro::executor;
-    auto key = json::serialize(call.id);
-    auto registered
-        = register_call(*conv, here, key, call.id, limits_.max_inflight_per_conversation);
-    if (auto* error = std::get_if<std::string>(&registered)) {
-        count_refused(call);
-        co_return protocol::reply { std::move(*error), 200, false };
-    }
-    auto entry = std::get<std::shared_ptr<inflight_call>>(registered);
     // The call listens to its entry's signal (notifications/cancelled, session end). The HTTP
     // request's own cancellation (its client hanging up) must reach it too, as it does for a
     // stateless call (security review 10): this coroutine's slot is free while it awaits the
@@ -436,7 +418,7 @@ asio::awaitable<std::optional<protocol::reply>> router::run_decided(protocol::to
     auto const cs = co_await asio::this_coro::cancellation_state;
     auto forward = cs.slot();
     if (forward.is_connected()) {
-        forward.assign([entry](asio::cancellation_type) { cancel_entry(entry); });
+        forward.assign([entry](asio::cancellation_type) { entry->cancel(entry); });
     }
     auto [error, text] = co_await asio::co_spawn(here,
         run_call(std::move(call), stream, std::move(origin)),
@@ -444,7 +426,7 @@ asio::awaitable<std::optional<protocol::reply>> router::run_decided(protocol::to
     if (forward.is_connected()) {
         forward.clear();
     }
-    unregister_call(*conv, key);
+    ticket.release();
     if (entry->cancelled || error || !text) {
         co_return std::nullopt;
     }
@@ -453,16 +435,7 @@ asio::awaitable<std::optional<protocol::reply>> router::run_decided(protocol::to
 
 void router::cancel_all(conversation& conv)
 {
-    std::vector<std::shared_ptr<inflight_call>> entries;
-    {
-        std::lock_guard lock(conv.mutex);
-        for (auto& [key, entry] : conv.inflight) {
-            entries.push_back(entry);
-        }
-    }
-    for (auto& entry : entries) {
-        cancel_entry(entry);
-    }
+    conv.cancel_all_calls();
 }
 
 } // namespace toolgate::server

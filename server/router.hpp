@@ -4,6 +4,7 @@
 #pragma once
 
 #include "protocol/dispatcher.hpp"
+#include "server/conversation.hpp"
 #include "toolkits/tool_provider.hpp"
 #include "transport/message_sink.hpp"
 
@@ -22,39 +23,11 @@
 
 namespace toolgate::server {
 
-struct inflight_call;
 class server_metrics;
 
 /// A call's platform credentials, assembled per request (server/credential_hub.hpp); null:
 /// the server's own.
 using credentials_ptr = std::shared_ptr<toolkits::call_credentials const>;
-
-/// One legacy conversation (a stdio process or an HTTP session): its protocol state and the
-/// calls it has in flight. Shared between threads; members are guarded by `mutex`.
-struct conversation {
-    explicit conversation(boost::asio::any_io_executor executor);
-
-    boost::asio::strand<boost::asio::any_io_executor> strand; ///< its calls run here
-    std::mutex mutex;
-    protocol::legacy_session session;
-    std::unordered_map<std::string, std::shared_ptr<inflight_call>> inflight; ///< by id text
-    /// A short hash of the HTTP session id, for logs (server/logging.hpp log_tag); "" on stdio.
-    /// Set before the session is registered, read-only afterwards.
-    std::string session_tag;
-
-    /// The revision initialize negotiated ("" before).
-    std::string negotiated_version()
-    {
-        std::lock_guard lock(mutex);
-        return session.version;
-    }
-
-    bool has_calls_in_flight()
-    {
-        std::lock_guard lock(mutex);
-        return !inflight.empty();
-    }
-};
 
 struct router_limits {
     std::size_t max_depth = 64;
@@ -75,7 +48,7 @@ public:
         router_limits limits = {});
 
     /// stdio: handles one message text (or batch); every answer and notification goes to
-    /// `sink`. Returns at once; tool calls continue on `conv->strand`.
+    /// `sink`. Returns at once; tool calls continue on the conversation's strand.
     void on_text(std::shared_ptr<conversation> conv, std::string text,
         std::shared_ptr<transport::message_sink> sink);
 
@@ -148,16 +121,29 @@ private:
         std::string principal;
         credentials_ptr credentials = {};
     };
+    class call_ticket;
+    /// The one admission step of every call, stdio or HTTP: the server-wide limit, the
+    /// principal's limit and, in a conversation, registration under the call's id (so that
+    /// notifications/cancelled finds it). The ticket gives everything back when destroyed;
+    /// a refusal is the error answer to send instead.
+    std::variant<call_ticket, std::string> admit_call(protocol::tool_call const& call,
+        std::shared_ptr<conversation> const& conv, std::string const& principal,
+        boost::asio::any_io_executor const& runs_on);
+    /// Runs an admitted call: the tool, its log line and metrics. Returns the answer text (an
+    /// unexpected failure becomes an internal-error answer).
     boost::asio::awaitable<std::optional<std::string>> run_call(protocol::tool_call call,
         std::shared_ptr<transport::message_sink> sink, call_origin origin);
+    /// run_call, then the ticket's release before the answer is handed on.
+    boost::asio::awaitable<std::optional<std::string>> run_admitted(call_ticket ticket,
+        protocol::tool_call call, std::shared_ptr<transport::message_sink> sink,
+        call_origin origin);
     void count_refused(protocol::tool_call const& call);
     void handle_batch(std::shared_ptr<conversation> conv, boost::json::array batch,
         std::shared_ptr<transport::message_sink> sink);
+    /// stdio: admits the call now (in message order) and runs it on the conversation's strand;
+    /// the answer goes to `sink` unless the call was cancelled.
     void start_call(std::shared_ptr<conversation> conv, protocol::tool_call call,
         std::shared_ptr<transport::message_sink> sink);
-
-    std::optional<std::string> admit(boost::json::value const& id);
-    void release();
 
     toolkits::tool_provider& provider_;
     protocol::dispatcher const& dispatcher_;

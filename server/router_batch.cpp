@@ -4,6 +4,7 @@
 #include "protocol/request_meta.hpp"
 #include "protocol/versions.hpp"
 #include "server/router.hpp"
+#include "transport/coroutine_root.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/json/array.hpp>
@@ -28,12 +29,9 @@ std::string batch_refusal(conversation& conv, json::array const& batch)
     if (batch.empty()) {
         return "Invalid Request: an empty batch";
     }
-    {
-        std::lock_guard lock(conv.mutex);
-        if (!conv.session.initialized || !protocol::allows_batches(conv.session.version)) {
-            return "Invalid Request: batches exist only in protocol revision 2025-03-26; send "
-                   "one message per line";
-        }
+    if (!conv.takes_batches()) {
+        return "Invalid Request: batches exist only in protocol revision 2025-03-26; send "
+               "one message per line";
     }
     for (auto const& element : batch) {
         auto const* obj = element.if_object();
@@ -107,11 +105,11 @@ asio::awaitable<router::batch_outcome> router::run_batch(std::shared_ptr<convers
 void router::handle_batch(std::shared_ptr<conversation> conv, json::array batch,
     std::shared_ptr<transport::message_sink> sink)
 {
-    auto strand = conv->strand;
+    auto strand = conv->strand();
     asio::co_spawn(strand, run_batch(std::move(conv), std::move(batch), sink),
-        [sink](std::exception_ptr error, batch_outcome outcome) {
+        [sink](std::exception_ptr const& error, batch_outcome outcome) {
             if (error) {
-                spdlog::error("batch failed");
+                transport::log_root_failure("batch", error);
             } else if (outcome.refused) {
                 sink->send(std::move(*outcome.refused));
             } else if (outcome.answer) {

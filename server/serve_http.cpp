@@ -7,6 +7,7 @@
 #include "server/protocol_stack.hpp"
 #include "server/router.hpp"
 #include "server/session_registry.hpp"
+#include "transport/coroutine_root.hpp"
 #include "transport/http_listener.hpp"
 #include "transport/https_client.hpp"
 
@@ -299,8 +300,8 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
     std::atomic<bool> stopping { false };
     auto const sweep_every = std::min<std::chrono::seconds>(
         cfg.session_idle_timeout / 2 + std::chrono::seconds(1), std::chrono::seconds(30));
-    asio::co_spawn(
-        ioc, sweep_sessions(sessions, r, sweep_every, stopping), [](std::exception_ptr) {});
+    asio::co_spawn(ioc, sweep_sessions(sessions, r, sweep_every, stopping),
+        transport::logged { "session sweeper" });
     asio::signal_set signals(ioc, SIGINT, SIGTERM);
     graceful_stop shutdown { ioc, listener, metrics_listener.get(), sessions, r,
         cfg.shutdown_grace };

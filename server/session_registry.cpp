@@ -43,7 +43,7 @@ std::string session_registry::open(
 {
     auto const issued = std::chrono::system_clock::now();
     auto id = signer_.issue(version, issued, principal);
-    conv->session_tag = log_tag(id);
+    conv->set_session_tag(log_tag(id));
     std::lock_guard lock(mutex_);
     sessions_[id] = { std::move(conv), clock::now(), principal, issued };
     ++opened_;
@@ -77,7 +77,7 @@ std::variant<std::string, session_registry::refusal> session_registry::try_open(
 {
     auto const issued = std::chrono::system_clock::now();
     auto id = signer_.issue(version, issued, principal);
-    conv->session_tag = log_tag(id);
+    conv->set_session_tag(log_tag(id));
     std::shared_ptr<conversation> reclaimed;
     {
         std::lock_guard lock(mutex_);
@@ -157,9 +157,8 @@ std::shared_ptr<conversation> session_registry::find(
     }
     // Issued by a replica sharing our key: carry on with its negotiated version.
     auto conv = std::make_shared<conversation>(executor_);
-    conv->session.initialized = true;
-    conv->session.version = claims->version;
-    conv->session_tag = log_tag(id);
+    conv->adopt(claims->version);
+    conv->set_session_tag(log_tag(id));
     sessions_[id] = { conv, clock::now(), principal, claims->issued };
     ++adopted_;
     return conv;

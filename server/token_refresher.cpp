@@ -2,6 +2,7 @@
 #include "server/token_refresher.hpp"
 
 #include "toolkits/oauth_providers.hpp"
+#include "transport/coroutine_root.hpp"
 
 #include <boost/asio/any_completion_handler.hpp>
 #include <boost/asio/as_tuple.hpp>
@@ -295,10 +296,8 @@ asio::awaitable<token_answer> token_refresher::access_token(
             auto self = shared_from_this();
             auto const executor = co_await asio::this_coro::executor;
             asio::co_spawn(
-                executor, self->renew(toolkit, f), [self, toolkit](std::exception_ptr e) {
-                    if (e) {
-                        spdlog::error("token renewal for {} failed unexpectedly", toolkit);
-                    }
+                executor, self->renew(toolkit, f), [self, toolkit](std::exception_ptr const& e) {
+                    transport::log_root_failure("token renewal for " + toolkit, e);
                 });
         }
         join_flight join { f };

@@ -1,6 +1,8 @@
 // call_reporter: outbound events and a heartbeat turned into log and progress notifications.
 #include "toolkits/call_reporter.hpp"
 
+#include "transport/coroutine_root.hpp"
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -211,7 +213,8 @@ void call_reporter::start_heartbeat(asio::any_io_executor executor, std::chrono:
 {
     state_->strand.emplace(asio::make_strand(executor));
     state_->timer.emplace(*state_->strand);
-    asio::co_spawn(*state_->strand, heartbeat(state_, first, every), asio::detached);
+    asio::co_spawn(*state_->strand, heartbeat(state_, first, every),
+        transport::logged { "progress heartbeat" });
 }
 
 void call_reporter::stop()

@@ -3,6 +3,8 @@
 // runs the handler while watching for the peer going away, which cancels the handler.
 #include "transport/http_listener.hpp"
 
+#include "transport/coroutine_root.hpp"
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
@@ -549,7 +551,10 @@ asio::awaitable<void> accept_loop(std::shared_ptr<http_listener::impl> self)
             ++self->refusing;
             auto ex = stream.get_executor();
             asio::co_spawn(ex, refuse_connection(self, std::move(stream)),
-                [self](std::exception_ptr) { --self->refusing; });
+                [self](std::exception_ptr const& error) {
+                    --self->refusing;
+                    log_root_failure("http refusal", error);
+                });
             continue;
         }
         std::string address;
@@ -565,7 +570,10 @@ asio::awaitable<void> accept_loop(std::shared_ptr<http_listener::impl> self)
             ++self->refusing;
             auto ex = stream.get_executor();
             asio::co_spawn(ex, refuse_connection(self, std::move(stream), true),
-                [self](std::exception_ptr) { --self->refusing; });
+                [self](std::exception_ptr const& error) {
+                    --self->refusing;
+                    log_root_failure("http refusal", error);
+                });
             continue;
         }
         ++self->connections;
@@ -578,13 +586,7 @@ asio::awaitable<void> accept_loop(std::shared_ptr<http_listener::impl> self)
             asio::bind_cancellation_slot(slot, [self, hangup, address](std::exception_ptr error) {
                 --self->connections;
                 self->release_address(address);
-                if (error) {
-                    try {
-                        std::rethrow_exception(error);
-                    } catch (std::exception const& e) {
-                        spdlog::error("http connection failed: {}", e.what());
-                    }
-                }
+                log_root_failure("http connection", error);
             }));
     }
 }
@@ -624,7 +626,8 @@ std::uint16_t http_listener::port() const
 
 void http_listener::start()
 {
-    asio::co_spawn(impl_->acceptor.get_executor(), accept_loop(impl_), [](std::exception_ptr) {});
+    asio::co_spawn(
+        impl_->acceptor.get_executor(), accept_loop(impl_), logged { "http accept loop" });
 }
 
 void http_listener::stop()

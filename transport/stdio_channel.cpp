@@ -4,6 +4,8 @@
 // draining a queue, with a blocking fallback for the same reason.
 #include "transport/stdio_channel.hpp"
 
+#include "transport/coroutine_root.hpp"
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
@@ -116,15 +118,9 @@ asio::awaitable<void> write_loop(
     }
 }
 
-void watch(std::exception_ptr error)
+void watch(std::exception_ptr const& error)
 {
-    if (error) {
-        try {
-            std::rethrow_exception(error);
-        } catch (std::exception const& e) {
-            spdlog::error("stdio: {}", e.what());
-        }
-    }
+    log_root_failure("stdio", error);
 }
 
 } // namespace

@@ -113,8 +113,7 @@ struct server_under_test {
             return;
         }
         auto conv = sessions.make_conversation();
-        conv->session.initialized = true;
-        conv->session.version = "2025-06-18";
+        conv->adopt("2025-06-18");
         session_id = sessions.open(conv, "2025-06-18");
     }
 };

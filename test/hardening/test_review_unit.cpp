@@ -51,8 +51,7 @@ std::shared_ptr<server::conversation> initialized(
     boost::asio::io_context& ioc, std::string const& version)
 {
     auto conv = std::make_shared<server::conversation>(ioc.get_executor());
-    conv->session.initialized = true;
-    conv->session.version = version;
+    conv->adopt(version);
     return conv;
 }
 
