@@ -1,7 +1,7 @@
 // Method dispatch. Section (§n) and rule references: docs/protocol-rules.md.
 #include "protocol/dispatcher.hpp"
 
-#include "protocol/call_result.hpp"
+#include "protocol/call_result_json.hpp"
 #include "protocol/names.hpp"
 #include "protocol/request_meta.hpp"
 #include "protocol/streamable_http.hpp"

@@ -200,7 +200,7 @@ void router::count_refused(protocol::tool_call const& call)
     }
 }
 
-asio::awaitable<std::optional<std::string>> router::run_call(
+asio::awaitable<std::optional<std::string>> router::run_tool(
     protocol::tool_call call, std::shared_ptr<transport::message_sink> sink, call_origin origin)
 {
     auto const request = new_request_id();
@@ -287,7 +287,7 @@ asio::awaitable<std::optional<std::string>> router::run_call(
 asio::awaitable<std::optional<std::string>> router::run_admitted(call_ticket ticket,
     protocol::tool_call call, std::shared_ptr<transport::message_sink> sink, call_origin origin)
 {
-    auto text = co_await run_call(std::move(call), std::move(sink), std::move(origin));
+    auto text = co_await run_tool(std::move(call), std::move(sink), std::move(origin));
     ticket.release();
     co_return text;
 }
@@ -408,7 +408,7 @@ asio::awaitable<std::optional<protocol::reply>> router::run_decided(protocol::to
     if (!entry) {
         // Stateless: the caller's cancellation (the client closing the stream) reaches the
         // call through this coroutine's own slot.
-        auto text = co_await run_call(std::move(call), stream, std::move(origin));
+        auto text = co_await run_tool(std::move(call), stream, std::move(origin));
         co_return protocol::reply { std::move(*text), 200, false };
     }
     // The call listens to its entry's signal (notifications/cancelled, session end). The HTTP
@@ -421,7 +421,7 @@ asio::awaitable<std::optional<protocol::reply>> router::run_decided(protocol::to
         forward.assign([entry](asio::cancellation_type) { entry->cancel(entry); });
     }
     auto [error, text] = co_await asio::co_spawn(here,
-        run_call(std::move(call), stream, std::move(origin)),
+        run_tool(std::move(call), stream, std::move(origin)),
         asio::bind_cancellation_slot(entry->signal.slot(), asio::as_tuple(asio::use_awaitable)));
     if (forward.is_connected()) {
         forward.clear();

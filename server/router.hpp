@@ -131,9 +131,9 @@ private:
         boost::asio::any_io_executor const& runs_on);
     /// Runs an admitted call: the tool, its log line and metrics. Returns the answer text (an
     /// unexpected failure becomes an internal-error answer).
-    boost::asio::awaitable<std::optional<std::string>> run_call(protocol::tool_call call,
+    boost::asio::awaitable<std::optional<std::string>> run_tool(protocol::tool_call call,
         std::shared_ptr<transport::message_sink> sink, call_origin origin);
-    /// run_call, then the ticket's release before the answer is handed on.
+    /// run_tool, then the ticket's release before the answer is handed on.
     boost::asio::awaitable<std::optional<std::string>> run_admitted(call_ticket ticket,
         protocol::tool_call call, std::shared_ptr<transport::message_sink> sink,
         call_origin origin);

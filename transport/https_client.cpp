@@ -445,7 +445,7 @@ asio::awaitable<outbound_result> send_to(state_ptr st, outbound_request request,
 /// The whole call: redirects (GET only) around send_to. Root of the call's own strand.
 /// A redirect goes only where docs/decisions.md allows (redirect_allowed); any other 3xx is the
 /// call's result, as the platform sent it.
-asio::awaitable<outbound_result> run_call(
+asio::awaitable<outbound_result> send_with_redirects(
     state_ptr st, outbound_request request, steady_clock::time_point deadline)
 {
     co_await asio::this_coro::throw_if_cancelled(false);
@@ -555,7 +555,7 @@ asio::awaitable<outbound_result> https_client::send(outbound_request request)
         // A strand per call: the pool wakes waiters by posting to their executor, which is
         // only safe when that executor serialises the call (STYLE §3).
         co_return co_await asio::co_spawn(asio::make_strand(st->ioc),
-            run_call(st, std::move(request), deadline), asio::use_awaitable);
+            send_with_redirects(st, std::move(request), deadline), asio::use_awaitable);
     } catch (boost::system::system_error const& e) {
         // The caller's own coroutine throws operation_aborted when it was cancelled before
         // this co_await (throw_if_cancelled is its default); report it as a value.

@@ -1,6 +1,6 @@
 // The revision table, per-request _meta helpers, log levels, result shaping per revision
 // (docs/decisions.md "structuredContent") and name suggestions.
-#include "protocol/call_result.hpp"
+#include "protocol/call_result_json.hpp"
 #include "protocol/log_level.hpp"
 #include "protocol/request_meta.hpp"
 #include "protocol/suggest.hpp"

@@ -1,5 +1,5 @@
 // CallToolResult serialisation, following docs/decisions.md "structuredContent".
-#include "protocol/call_result.hpp"
+#include "protocol/call_result_json.hpp"
 
 #include "protocol/versions.hpp"
 
