@@ -25,7 +25,7 @@ struct config {
     std::chrono::seconds session_idle_timeout { 30 * 60 };
     std::chrono::seconds session_max_age { 24 * 60 * 60 };
 
-    // Client authentication (HTTP only; see server/client_auth.hpp)
+    // Client authentication (HTTP only; see auth/client_auth.hpp)
     std::string auth_token_file; ///< static bearer tokens, one a line
     std::string oauth_jwks_file; ///< JWKS: OAuth resource-server mode
     std::string oauth_issuer; ///< required `iss`

@@ -171,7 +171,7 @@ std::optional<client_auth::answer> mcp_http_endpoint::authenticate(
         return std::nullopt;
     }
     auto decision = options_.auth->check(request);
-    if (decision.result != auth_decision::verdict::allowed) {
+    if (decision.result != auth::auth_decision::verdict::allowed) {
         auto answer = options_.auth->refuse(decision);
         spdlog::log(answer.status == 401 && decision.reason.starts_with("no ")
                 ? spdlog::level::debug

@@ -2,8 +2,8 @@
 // generations (headers, sessions, status codes) on top of transport's HTTP server.
 #pragma once
 
+#include "auth/client_auth.hpp"
 #include "protocol/streamable_http.hpp"
-#include "server/client_auth.hpp"
 #include "server/credential_hub.hpp"
 #include "server/router.hpp"
 #include "server/session_registry.hpp"
@@ -17,6 +17,7 @@
 #include <variant>
 
 namespace toolgate::server {
+using auth::client_auth;
 
 class server_metrics;
 

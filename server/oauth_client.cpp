@@ -2,7 +2,6 @@
 #include "server/oauth_client.hpp"
 
 #include "common/base64.hpp"
-#include "server/jwt_validator.hpp"
 #include "toolkits/base_url.hpp"
 #include "toolkits/request_body.hpp"
 

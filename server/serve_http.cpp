@@ -1,6 +1,6 @@
 // Streamable HTTP mode: the listener, sessions and endpoint on a small thread pool.
+#include "auth/client_auth.hpp"
 #include "server/app.hpp"
-#include "server/client_auth.hpp"
 #include "server/credential_hub.hpp"
 #include "server/http_endpoint.hpp"
 #include "server/metrics.hpp"
@@ -30,6 +30,21 @@ namespace toolgate::server {
 namespace asio = boost::asio;
 
 namespace {
+
+/// The client-authentication part of the configuration.
+auth::client_auth_options client_auth_options_of(config const& cfg)
+{
+    auth::client_auth_options options;
+    options.token_file = cfg.auth_token_file;
+    options.jwks_file = cfg.oauth_jwks_file;
+    options.issuer = cfg.oauth_issuer;
+    options.audience = cfg.oauth_audience;
+    options.authorization_servers = cfg.oauth_authorization_servers;
+    options.scopes = cfg.oauth_scopes;
+    options.leeway = cfg.oauth_leeway;
+    options.host = cfg.host;
+    return options;
+}
 
 bool is_loopback_address(std::string const& host)
 {
@@ -197,7 +212,7 @@ std::unique_ptr<transport::http_listener> make_metrics_listener(
 
 int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
 {
-    auto auth = client_auth::from_config(cfg);
+    auto auth = client_auth::from_options(client_auth_options_of(cfg));
     if (!is_loopback_address(cfg.host) && !auth && !cfg.allow_unauthenticated) {
         throw std::runtime_error(fmt::format(
             "--host {} is not a loopback address and client authentication is not configured; "
@@ -290,7 +305,7 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
     metrics.set_sources({ &listener, svc.upstream, &sessions, &r, &ready });
     if (auth && auth->resource().empty()) {
         // Default audience: the URL we serve, now that the port is known (before any request).
-        auth->set_resource(canonical_url(cfg.host, listener.port(), cfg.path));
+        auth->set_resource(auth::canonical_url(cfg.host, listener.port(), cfg.path));
     }
     if (auth) {
         spdlog::info("client authentication: {} static token(s){}", auth->static_token_count(),
@@ -354,7 +369,8 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
                 spdlog::info("SIGHUP: no client authentication is configured; nothing to reload");
             } else {
                 try {
-                    spdlog::info("SIGHUP: client authentication reloaded: {}", auth->reload(cfg));
+                    spdlog::info("SIGHUP: client authentication reloaded: {}",
+                        auth->reload(client_auth_options_of(cfg)));
                 } catch (std::exception const& e) {
                     spdlog::error("SIGHUP: client authentication not reloaded: {}", e.what());
                 }

@@ -1,6 +1,6 @@
 // Static tokens, the per-request decision, challenges and metadata, and the session binding
 // to the authenticated principal.
-#include "server/client_auth.hpp"
+#include "auth/client_auth.hpp"
 #include "server/session_registry.hpp"
 #include "token_forge.hpp"
 
@@ -12,6 +12,7 @@
 #include <cstdlib>
 
 using namespace toolgate::server;
+using namespace toolgate::auth;
 using namespace toolgate::testing;
 using verdict = auth_decision::verdict;
 
@@ -164,35 +165,35 @@ TEST_CASE("OAuth mode: challenges name the metadata, scopes give 403, metadata i
 
 TEST_CASE("configuration: flags and TOOLGATE_AUTH_TOKENS, OAuth flags need a JWKS", "[auth]")
 {
-    config cfg;
+    client_auth_options cfg;
     ::unsetenv("TOOLGATE_AUTH_TOKENS");
-    CHECK(client_auth::from_config(cfg) == nullptr);
+    CHECK(client_auth::from_options(cfg) == nullptr);
     ::setenv("TOOLGATE_AUTH_TOKENS", "env-token-dddddddddddd,env-token-eeeeeeeeeeee", 1);
-    auto from_env = client_auth::from_config(cfg);
+    auto from_env = client_auth::from_options(cfg);
     ::unsetenv("TOOLGATE_AUTH_TOKENS");
     REQUIRE(from_env);
     CHECK(from_env->static_token_count() == 2);
     CHECK(from_env->check(with_auth("Bearer env-token-eeeeeeeeeeee")).result == verdict::allowed);
 
     temp_file empty("# nothing\n");
-    cfg.auth_token_file = empty.path();
-    CHECK_THROWS_AS(client_auth::from_config(cfg), std::invalid_argument);
-    cfg.auth_token_file.clear();
-    cfg.oauth_issuer = "https://as.example.test";
-    CHECK_THROWS_WITH(client_auth::from_config(cfg), Catch::Contains("--oauth-jwks-file"));
+    cfg.token_file = empty.path();
+    CHECK_THROWS_AS(client_auth::from_options(cfg), std::invalid_argument);
+    cfg.token_file.clear();
+    cfg.issuer = "https://as.example.test";
+    CHECK_THROWS_WITH(client_auth::from_options(cfg), Catch::Contains("--oauth-jwks-file"));
     auto const key = test_key::rsa("r");
     temp_file jwks_file(make_jwks({ &key }));
-    cfg.oauth_jwks_file = jwks_file.path();
+    cfg.jwks_file = jwks_file.path();
     cfg.host = "0.0.0.0";
-    CHECK_THROWS_WITH(client_auth::from_config(cfg), Catch::Contains("--oauth-audience"));
+    CHECK_THROWS_WITH(client_auth::from_options(cfg), Catch::Contains("--oauth-audience"));
     cfg.host = "127.0.0.1";
-    auto oauth = client_auth::from_config(cfg);
+    auto oauth = client_auth::from_options(cfg);
     REQUIRE(oauth);
     CHECK(oauth->oauth());
     CHECK(oauth->resource().empty()); // set by serve_http once the port is known
     temp_file bad_jwks(R"({"keys":[{"kty":"RSA","n":"AQAB","e":"AQAB"}]})");
-    cfg.oauth_jwks_file = bad_jwks.path();
-    CHECK_THROWS_AS(client_auth::from_config(cfg), std::invalid_argument);
+    cfg.jwks_file = bad_jwks.path();
+    CHECK_THROWS_AS(client_auth::from_options(cfg), std::invalid_argument);
 }
 
 TEST_CASE("a session belongs to the principal that opened it", "[auth]")

@@ -1,12 +1,12 @@
 // JWT access-token validation: JWK → key, RS256/ES256 signatures, and the claim checks.
+#include "auth/jwt_validator.hpp"
 #include "common/base64.hpp"
-#include "server/jwt_validator.hpp"
 #include "token_forge.hpp"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
-using namespace toolgate::server;
+using namespace toolgate::auth;
 using namespace toolgate::testing;
 using toolgate::common::base64url_encode;
 

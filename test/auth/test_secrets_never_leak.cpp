@@ -2,10 +2,10 @@
 // --log-level trace) run with recognisable fake secrets; calls fail in many ways; no secret
 // may appear in stdout, stderr or any result. Arguments named like a secret may come back in
 // results (the caller's own data) but never in logs.
+#include "auth/jwt_validator.hpp"
 #include "common/base64.hpp"
 #include "http_raw.hpp"
 #include "process.hpp"
-#include "server/jwt_validator.hpp"
 #include "token_forge.hpp"
 
 #include <catch2/catch.hpp>

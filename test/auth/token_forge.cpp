@@ -1,8 +1,8 @@
 // Key generation, JWK export and JWS signing for the auth tests.
 #include "token_forge.hpp"
 
+#include "auth/jwt_validator.hpp"
 #include "common/base64.hpp"
-#include "server/jwt_validator.hpp"
 
 #include <fmt/format.h>
 #include <openssl/bn.h>

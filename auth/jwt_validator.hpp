@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace toolgate::server {
+namespace toolgate::auth {
 
 /// One verification key from a JWKS: RSA (n, e; 2048 bits or more) or EC P-256 (x, y).
 class jwk {
@@ -84,4 +84,4 @@ private:
     jwt_policy policy_;
 };
 
-} // namespace toolgate::server
+} // namespace toolgate::auth

@@ -1,6 +1,6 @@
 // Bearer token checks, challenges (RFC 6750 §3, MCP auth §Error Handling) and Protected
 // Resource Metadata (RFC 9728). Rule ids (A…) refer to docs/protocol-rules.md.
-#include "server/client_auth.hpp"
+#include "auth/client_auth.hpp"
 
 #include "common/ascii.hpp"
 
@@ -18,7 +18,7 @@
 #include <fstream>
 #include <stdexcept>
 
-namespace toolgate::server {
+namespace toolgate::auth {
 namespace json = boost::json;
 using verdict = auth_decision::verdict;
 
@@ -226,15 +226,15 @@ namespace {
 
 /// The settings the flags and TOOLGATE_AUTH_TOKENS describe; nullopt when they configure no
 /// client authentication. Throws std::invalid_argument on bad configuration.
-std::optional<auth_settings> settings_from(config const& cfg)
+std::optional<auth_settings> settings_from(client_auth_options const& options)
 {
     auth_settings settings;
     std::vector<std::string> tokens;
-    if (!cfg.auth_token_file.empty()) {
-        tokens = read_token_file(cfg.auth_token_file);
+    if (!options.token_file.empty()) {
+        tokens = read_token_file(options.token_file);
         if (tokens.empty()) {
             throw std::invalid_argument(
-                fmt::format("--auth-token-file {} holds no token", cfg.auth_token_file));
+                fmt::format("--auth-token-file {} holds no token", options.token_file));
         }
     }
     if (char const* env = std::getenv("TOOLGATE_AUTH_TOKENS"); env && *env) {
@@ -249,29 +249,30 @@ std::optional<auth_settings> settings_from(config const& cfg)
         }
         settings.tokens.add(token, std::move(label));
     }
-    if (!cfg.oauth_jwks_file.empty()) {
-        if (cfg.oauth_issuer.empty()) {
+    if (!options.jwks_file.empty()) {
+        if (options.issuer.empty()) {
             throw std::invalid_argument("--oauth-jwks-file needs --oauth-issuer");
         }
-        if (cfg.oauth_audience.empty() && is_wildcard_host(cfg.host)) {
-            throw std::invalid_argument(fmt::format(
-                "--host {} is a wildcard: set --oauth-audience to the URL clients use", cfg.host));
+        if (options.audience.empty() && is_wildcard_host(options.host)) {
+            throw std::invalid_argument(
+                fmt::format("--host {} is a wildcard: set --oauth-audience to the URL clients use",
+                    options.host));
         }
         jwt_policy policy;
-        policy.issuer = cfg.oauth_issuer;
-        policy.audience = cfg.oauth_audience;
-        policy.leeway = cfg.oauth_leeway;
-        auto keys = jwks::from_file(cfg.oauth_jwks_file);
+        policy.issuer = options.issuer;
+        policy.audience = options.audience;
+        policy.leeway = options.leeway;
+        auto keys = jwks::from_file(options.jwks_file);
         spdlog::debug(
             "oauth: {} verification key(s) loaded, {} skipped", keys.keys().size(), keys.skipped());
         settings.jwt.emplace(std::move(keys), std::move(policy));
-        settings.required_scopes = split_scopes(cfg.oauth_scopes);
-        settings.authorization_servers = cfg.oauth_authorization_servers;
+        settings.required_scopes = split_scopes(options.scopes);
+        settings.authorization_servers = options.authorization_servers;
         if (settings.authorization_servers.empty()) {
-            settings.authorization_servers.push_back(cfg.oauth_issuer);
+            settings.authorization_servers.push_back(options.issuer);
         }
-    } else if (!cfg.oauth_issuer.empty() || !cfg.oauth_audience.empty() || !cfg.oauth_scopes.empty()
-        || !cfg.oauth_authorization_servers.empty()) {
+    } else if (!options.issuer.empty() || !options.audience.empty() || !options.scopes.empty()
+        || !options.authorization_servers.empty()) {
         throw std::invalid_argument("the --oauth-* flags need --oauth-jwks-file");
     }
     if (settings.tokens.size() == 0 && !settings.jwt) {
@@ -282,15 +283,15 @@ std::optional<auth_settings> settings_from(config const& cfg)
 
 } // namespace
 
-std::unique_ptr<client_auth> client_auth::from_config(config const& cfg)
+std::unique_ptr<client_auth> client_auth::from_options(client_auth_options const& options)
 {
-    auto settings = settings_from(cfg);
+    auto settings = settings_from(options);
     if (!settings) {
         return nullptr;
     }
     auto auth = std::make_unique<client_auth>(std::move(*settings));
-    if (!cfg.oauth_audience.empty()) {
-        auth->set_resource(cfg.oauth_audience);
+    if (!options.audience.empty()) {
+        auth->set_resource(options.audience);
     }
     return auth;
 }
@@ -320,9 +321,9 @@ void client_auth::set_resource(std::string url)
     }
 }
 
-std::string client_auth::reload(config const& cfg)
+std::string client_auth::reload(client_auth_options const& options)
 {
-    auto settings = settings_from(cfg);
+    auto settings = settings_from(options);
     if (!settings) {
         throw std::invalid_argument(
             "the files now configure no client authentication; keeping the current settings");
@@ -509,4 +510,4 @@ std::optional<client_auth::answer> client_auth::metadata(
     return out;
 }
 
-} // namespace toolgate::server
+} // namespace toolgate::auth

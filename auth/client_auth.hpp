@@ -3,11 +3,11 @@
 // Protected Resource Metadata document (RFC 9728). stdio needs none of this.
 #pragma once
 
-#include "server/config.hpp"
-#include "server/jwt_validator.hpp"
+#include "auth/jwt_validator.hpp"
 #include "transport/http_types.hpp"
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-namespace toolgate::server {
+namespace toolgate::auth {
 
 /// Equality of two secrets in time that depends on neither their contents nor their lengths:
 /// both are hashed with SHA-256 and the digests compared with CRYPTO_memcmp.
@@ -66,12 +66,24 @@ struct auth_settings {
     std::vector<std::string> authorization_servers; ///< for the metadata (OAuth mode)
 };
 
+/// What the command line says about client authentication (the flags named beside each).
+struct client_auth_options {
+    std::string token_file; ///< --auth-token-file
+    std::string jwks_file; ///< --oauth-jwks-file: OAuth resource-server mode
+    std::string issuer; ///< --oauth-issuer
+    std::string audience; ///< --oauth-audience (default: the server's URL)
+    std::vector<std::string> authorization_servers; ///< --oauth-authorization-server
+    std::string scopes; ///< --oauth-scopes, space separated
+    std::chrono::seconds leeway { 60 }; ///< --oauth-leeway
+    std::string host; ///< --host: a wildcard bind needs an explicit audience
+};
+
 class client_auth {
 public:
-    /// Builds the checks from the flags and TOOLGATE_AUTH_TOKENS; nullptr when no client
+    /// Builds the checks from the options and TOOLGATE_AUTH_TOKENS; nullptr when no client
     /// authentication is configured. Throws std::invalid_argument on bad configuration
     /// (unreadable file, JWKS without a usable key, OAuth flags missing).
-    static std::unique_ptr<client_auth> from_config(config const& cfg);
+    static std::unique_ptr<client_auth> from_options(client_auth_options const& options);
 
     explicit client_auth(auth_settings settings);
 
@@ -79,7 +91,7 @@ public:
     /// rotated without a restart. Requests already being checked finish with the old
     /// settings. Throws std::invalid_argument, keeping the current settings, when the files
     /// are bad or would leave no authentication at all. Returns a summary for the log.
-    std::string reload(config const& cfg);
+    std::string reload(client_auth_options const& options);
 
     bool oauth() const { return current()->jwt.has_value(); }
     std::size_t static_token_count() const { return current()->tokens.size(); }
@@ -116,4 +128,4 @@ private:
 /// `http://host:port/path` for a bind address (lower-case host, IPv6 in brackets).
 std::string canonical_url(std::string const& host, std::uint16_t port, std::string const& path);
 
-} // namespace toolgate::server
+} // namespace toolgate::auth

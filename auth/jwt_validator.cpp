@@ -1,7 +1,7 @@
 // JWK → EVP_PKEY (OSSL_PARAM_BLD + EVP_PKEY_fromdata), JWS verification (EVP_DigestVerify)
 // and the RFC 9068 claim checks. libjwt 1.10 has no JWKS parser (docs/decisions.md), so this is
 // ours.
-#include "server/jwt_validator.hpp"
+#include "auth/jwt_validator.hpp"
 
 #include "common/ascii.hpp"
 #include "common/base64.hpp"
@@ -22,7 +22,7 @@
 #include <sstream>
 #include <stdexcept>
 
-namespace toolgate::server {
+namespace toolgate::auth {
 namespace json = boost::json;
 using common::base64url_decode;
 
@@ -456,4 +456,4 @@ std::optional<jwt_claims> jwt_validator::validate(
     return out;
 }
 
-} // namespace toolgate::server
+} // namespace toolgate::auth
