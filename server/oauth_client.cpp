@@ -2,6 +2,7 @@
 #include "server/oauth_client.hpp"
 
 #include "common/base64.hpp"
+#include "common/masking.hpp"
 #include "toolkits/base_url.hpp"
 #include "toolkits/request_body.hpp"
 
@@ -53,17 +54,11 @@ std::string origin_of(std::string const& url)
 /// any secret we sent masked (a server could echo one).
 std::string safe_text(std::string_view text, std::vector<std::string> const& secrets)
 {
+    // Masked before it is cut: a cut through a secret would leave its first part readable.
+    auto const masked = common::mask_secrets(std::string(text), secrets);
     std::string out;
-    for (char c : text.substr(0, 200)) {
+    for (char c : std::string_view(masked).substr(0, 200)) {
         out += (c >= 0x20 && c < 0x7f) ? c : ' ';
-    }
-    for (auto const& s : secrets) {
-        if (s.size() < 4) {
-            continue;
-        }
-        for (auto at = out.find(s); at != std::string::npos; at = out.find(s, at)) {
-            out.replace(at, s.size(), "***");
-        }
     }
     return out;
 }

@@ -5,6 +5,7 @@
 
 #include "common/ascii.hpp"
 #include "common/base64.hpp"
+#include "common/masking.hpp"
 #include "toolkits/request_body.hpp"
 
 #include <boost/json/parse.hpp>
@@ -458,19 +459,7 @@ call_result success_result(toolkit_spec const& toolkit, tool_spec const& tool,
 
 std::string redact(std::string text, std::span<const std::string> secrets)
 {
-    // Longest first, so a secret that contains another is masked whole.
-    std::vector<std::string_view> ordered(secrets.begin(), secrets.end());
-    std::sort(ordered.begin(), ordered.end(), [](auto a, auto b) { return a.size() > b.size(); });
-    for (auto secret : ordered) {
-        if (secret.empty()) {
-            continue;
-        }
-        for (auto pos = text.find(secret); pos != std::string::npos; pos = text.find(secret, pos)) {
-            text.replace(pos, secret.size(), "***");
-            pos += 3;
-        }
-    }
-    return text;
+    return common::mask_secrets(std::move(text), secrets);
 }
 
 call_result shape_result(toolkit_spec const& toolkit, tool_spec const& tool,

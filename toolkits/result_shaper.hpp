@@ -39,7 +39,7 @@ protocol::call_result shape_result(toolkit_spec const& toolkit, tool_spec const&
     prepared_request const& sent, transport::outbound_result const& result,
     shaping_options const& options = {});
 
-/// `text` with every occurrence of each non-empty secret replaced by `***`.
+/// `text` with every secret masked (common/masking.hpp; raw and percent-encoded forms).
 std::string redact(std::string text, std::span<const std::string> secrets);
 
 } // namespace toolgate::toolkits

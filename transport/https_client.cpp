@@ -3,6 +3,7 @@
 // touches a connection runs on that connection's strand (STYLE §3).
 #include "transport/https_client.hpp"
 
+#include "common/masking.hpp"
 #include "transport/connection_pool.hpp"
 #include "transport/outbound_policy.hpp"
 #include "transport/proxy_config.hpp"
@@ -146,38 +147,12 @@ bool is_cancelled(asio::cancellation_state const& cs)
     return cs.cancelled() != asio::cancellation_type::none;
 }
 
-/// `text` with every redaction (raw or percent-encoded) replaced by `***`.
-std::string masked(std::string text, std::vector<std::string> const& redactions)
-{
-    auto encoded = [](std::string_view v) {
-        std::string out;
-        for (unsigned char c : v) {
-            if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~') {
-                out += static_cast<char>(c);
-            } else {
-                out += fmt::format("%{:02X}", c);
-            }
-        }
-        return out;
-    };
-    for (auto const& r : redactions) {
-        for (auto const& form : { r, encoded(r) }) {
-            if (form.size() < 3) {
-                continue; // too short to matter, and masking it would shred the line
-            }
-            for (auto at = text.find(form); at != std::string::npos; at = text.find(form, at + 3)) {
-                text.replace(at, form.size(), "***");
-            }
-        }
-    }
-    return text;
-}
-
 /// Host and path of `target` as logs and events show them: secrets (a host a secret names, a
 /// token in a path) masked (issue 6 item 6), never the query.
 std::string masked_where(outbound_request const& request, url_target const& target)
 {
-    return masked(fmt::format("{}{}", target.authority(), target.path), request.log_redactions);
+    return common::mask_secrets(
+        fmt::format("{}{}", target.authority(), target.path), request.log_redactions);
 }
 
 /// One line per attempt at debug (method, host, path, outcome, time), and the same told to
