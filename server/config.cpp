@@ -12,11 +12,28 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
+#include <sched.h>
+#include <thread>
 
 namespace toolgate::server {
+
+unsigned default_threads()
+{
+    // The cores this process may run on (taskset, cpusets), not all the machine has.
+    unsigned cores = 0;
+    cpu_set_t set;
+    if (::sched_getaffinity(0, sizeof set, &set) == 0) {
+        cores = static_cast<unsigned>(CPU_COUNT(&set));
+    }
+    if (cores == 0) {
+        cores = std::thread::hardware_concurrency();
+    }
+    return std::clamp(cores, 1u, 64u);
+}
 
 void print_error(std::string const& message)
 {
@@ -154,7 +171,8 @@ std::optional<config> parse_config(
         ->check([](std::string const& p) {
             return p.starts_with('/') ? std::string() : std::string("must start with /");
         });
-    app.add_option("--threads", c.threads, "HTTP worker threads")->check(CLI::Range(1u, 64u));
+    app.add_option("--threads", c.threads, "HTTP worker threads (default: one per core)")
+        ->check(CLI::Range(1u, 64u));
     app.add_option(
         "--allowed-origin", c.allowed_origins, "extra browser Origin allowed to call (repeatable)");
     app.add_flag("--allow-unauthenticated", c.allow_unauthenticated,

@@ -12,13 +12,16 @@
 
 namespace toolgate::server {
 
+/// One HTTP worker thread per core the process may run on (1 when unknown, at most 64).
+unsigned default_threads();
+
 struct config {
     // Transport
     std::string transport = "stdio"; ///< stdio | http
     std::string host = "127.0.0.1";
     std::uint16_t port = 8080;
     std::string path = "/mcp";
-    unsigned threads = 2; ///< HTTP worker threads
+    unsigned threads = default_threads(); ///< HTTP worker threads: by default one per core
     std::vector<std::string> allowed_origins; ///< extra allowed Origins
     bool allow_unauthenticated = false; ///< non-loopback bind without auth
     std::string session_key; ///< HMAC key for session ids

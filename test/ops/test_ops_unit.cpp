@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sched.h>
 #include <set>
 #include <sstream>
 #include <string>
@@ -356,4 +357,26 @@ TEST_CASE("secret options are recognised by name, paths to secrets are not", "[o
     CHECK_FALSE(server::is_secret_option("oauth-authorization-server"));
     CHECK_FALSE(server::is_secret_option("max-sessions-per-principal"));
     CHECK_FALSE(server::is_secret_option("keyboard"));
+}
+
+TEST_CASE("config: --threads defaults to the cores the process may run on", "[ops]")
+{
+    cpu_set_t saved;
+    REQUIRE(::sched_getaffinity(0, sizeof saved, &saved) == 0);
+    auto const all = toolgate::server::default_threads();
+    CHECK(all == std::min(64u, unsigned(CPU_COUNT(&saved))));
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+        if (CPU_ISSET(cpu, &saved)) {
+            CPU_SET(cpu, &one);
+            break;
+        }
+    }
+    REQUIRE(::sched_setaffinity(0, sizeof one, &one) == 0);
+    auto const pinned = toolgate::server::default_threads();
+    ::sched_setaffinity(0, sizeof saved, &saved);
+    CHECK(pinned == 1);
+    toolgate::server::config defaults;
+    CHECK(defaults.threads == all);
 }
