@@ -124,13 +124,6 @@ bool is_wildcard_host(std::string const& host)
 
 } // namespace
 
-bool secrets_equal(std::string_view a, std::string_view b)
-{
-    auto const da = sha256(a);
-    auto const db = sha256(b);
-    return CRYPTO_memcmp(da.data(), db.data(), da.size()) == 0;
-}
-
 std::vector<std::string> read_token_file(std::string const& path)
 {
     std::ifstream file(path);

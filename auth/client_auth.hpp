@@ -19,10 +19,6 @@
 
 namespace toolgate::auth {
 
-/// Equality of two secrets in time that depends on neither their contents nor their lengths:
-/// both are hashed with SHA-256 and the digests compared with CRYPTO_memcmp.
-bool secrets_equal(std::string_view a, std::string_view b);
-
 /// Tokens from a file: one per line, surrounding blanks trimmed, blank lines and lines starting
 /// with `#` ignored. A line may name its client first: `alice <token>` (see split_label).
 /// Throws std::invalid_argument when the file cannot be read.

@@ -33,9 +33,31 @@ std::size_t length_gap(std::string_view a, std::string_view b)
     return a.size() > b.size() ? a.size() - b.size() : b.size() - a.size();
 }
 
-/// The edit distance when it is at most `limit`, or `limit + 1` as soon as it must be more
-/// (the length gap alone, or every cell of a row past the limit).
-std::size_t distance_within(std::string_view a, std::string_view b, std::size_t limit)
+std::vector<std::string> best(
+    std::vector<std::pair<std::size_t, std::string>> scored, std::size_t max)
+{
+    std::sort(scored.begin(), scored.end());
+    std::vector<std::string> out;
+    for (auto& [d, s] : scored) {
+        if (out.size() == max) {
+            break;
+        }
+        if (std::find(out.begin(), out.end(), s) == out.end()) {
+            out.push_back(std::move(s));
+        }
+    }
+    return out;
+}
+
+std::string_view tool_part(std::string_view name)
+{
+    auto cut = name.find_first_of("._");
+    return cut == std::string_view::npos ? name : name.substr(cut + 1);
+}
+
+} // namespace
+
+std::size_t edit_distance_within(std::string_view a, std::string_view b, std::size_t limit)
 {
     if (length_gap(a, b) > limit) {
         return limit + 1;
@@ -62,49 +84,6 @@ std::size_t distance_within(std::string_view a, std::string_view b, std::size_t 
     return row[b.size()];
 }
 
-std::vector<std::string> best(
-    std::vector<std::pair<std::size_t, std::string>> scored, std::size_t max)
-{
-    std::sort(scored.begin(), scored.end());
-    std::vector<std::string> out;
-    for (auto& [d, s] : scored) {
-        if (out.size() == max) {
-            break;
-        }
-        if (std::find(out.begin(), out.end(), s) == out.end()) {
-            out.push_back(std::move(s));
-        }
-    }
-    return out;
-}
-
-std::string_view tool_part(std::string_view name)
-{
-    auto cut = name.find_first_of("._");
-    return cut == std::string_view::npos ? name : name.substr(cut + 1);
-}
-
-} // namespace
-
-std::size_t edit_distance(std::string_view a, std::string_view b)
-{
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) {
-        row[j] = j;
-    }
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diag = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            std::size_t up = row[j];
-            std::size_t cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1;
-            row[j] = std::min({ row[j] + 1, row[j - 1] + 1, diag + cost });
-            diag = up;
-        }
-    }
-    return row[b.size()];
-}
-
 std::vector<std::string> suggest_names(
     std::string_view name, std::span<const std::string_view> candidates, std::size_t max)
 {
@@ -114,7 +93,7 @@ std::vector<std::string> suggest_names(
     std::vector<std::pair<std::size_t, std::string>> scored;
     auto const limit = threshold(name);
     for (auto c : candidates) {
-        auto d = distance_within(name, c, limit);
+        auto d = edit_distance_within(name, c, limit);
         if (d <= limit) {
             scored.emplace_back(d, std::string(c));
         }
@@ -134,9 +113,9 @@ std::vector<std::string> suggest_tools(
     for (auto const& t : tools) {
         // Compare like with like: a qualified name against qualified names (either spelling),
         // a bare tool name against the tool parts.
-        std::size_t d = qualified ? std::min(distance_within(name, t.name, limit),
-                            distance_within(name, t.dotted_name, limit))
-                                  : distance_within(name, tool_part(t.name), limit);
+        std::size_t d = qualified ? std::min(edit_distance_within(name, t.name, limit),
+                            edit_distance_within(name, t.dotted_name, limit))
+                                  : edit_distance_within(name, tool_part(t.name), limit);
         if (d <= limit) {
             scored.emplace_back(d, t.name);
         }

@@ -11,8 +11,9 @@
 
 namespace toolgate::protocol {
 
-/// Levenshtein distance, ignoring ASCII case.
-std::size_t edit_distance(std::string_view a, std::string_view b);
+/// Levenshtein distance ignoring ASCII case when it is at most `limit`, else `limit + 1`
+/// (found without computing the rest: the cost stays bounded for long inputs).
+std::size_t edit_distance_within(std::string_view a, std::string_view b, std::size_t limit);
 
 /// Up to `max` candidates close to `name` (edit distance at most a third of the name's length,
 /// and at least 2), closest first, ties by name. None for a name over 128 characters.

@@ -28,19 +28,6 @@ bool is_legacy_version(std::string_view version)
         && std::find(all_versions.begin(), all_versions.end(), version) != all_versions.end();
 }
 
-bool is_well_formed_version(std::string_view version)
-{
-    if (version.size() != 10 || version[4] != '-' || version[7] != '-') {
-        return false;
-    }
-    for (std::size_t i = 0; i < version.size(); ++i) {
-        if (i != 4 && i != 7 && (version[i] < '0' || version[i] > '9')) {
-            return false;
-        }
-    }
-    return true;
-}
-
 std::string_view negotiate_initialize(std::string_view requested)
 {
     // MCP lifecycle, version negotiation: echo a version we support, otherwise offer our

@@ -14,8 +14,6 @@ std::span<const std::string_view> supported_versions();
 
 bool is_modern_version(std::string_view version); ///< stateless revision (2026-07-28)
 bool is_legacy_version(std::string_view version); ///< handshake revisions we serve
-/// `YYYY-MM-DD` shape, supported or not.
-bool is_well_formed_version(std::string_view version);
 
 /// The version `initialize` answers: the client's when we speak it (legacy), else our newest
 /// legacy one. Never the stateless revision (it has no handshake).

@@ -174,11 +174,6 @@ void set_log_format(std::string const& name)
     }
 }
 
-bool is_json_logging()
-{
-    return json_format;
-}
-
 void log_event(
     spdlog::level::level_enum level, std::string_view message, std::span<const log_field> fields)
 {

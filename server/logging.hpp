@@ -22,7 +22,6 @@ void init_logging();
 void set_log_level(std::string const& name);
 /// "text" (default) or "json". Call once at start-up, before any other thread logs.
 void set_log_format(std::string const& name);
-bool is_json_logging();
 
 /// One field of an event. Strings must already be safe to show (clipped, masked): the JSON
 /// form escapes them, the text form prints them as they are. std::monostate: no value.

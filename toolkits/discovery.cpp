@@ -192,12 +192,6 @@ discovery_provider::discovery_provider(tool_provider& inner, std::vector<search_
     toolkits_.assign(kits.begin(), kits.end());
 }
 
-bool discovery_provider::is_meta(tool_descriptor const& tool) const
-{
-    auto const position = static_cast<std::size_t>(&tool - tools_.data());
-    return position >= inner_count_ && position < tools_.size();
-}
-
 tool_descriptor const* discovery_provider::find(std::string_view name) const
 {
     auto it = by_name_.find(name);

@@ -39,8 +39,6 @@ public:
     boost::asio::awaitable<protocol::call_result> call(protocol::tool_descriptor const& tool,
         boost::json::object arguments, call_context& context) override;
 
-    /// Whether `tool` (one of tools()) is a meta-tool.
-    bool is_meta(protocol::tool_descriptor const& tool) const;
     /// How many of tools() are the inner provider's (the meta-tools follow them).
     std::size_t catalogue_size() const { return inner_count_; }
     /// The ranked search behind toolgate_search_tools: positions of tools() that `keep`

@@ -152,13 +152,4 @@ bool schema_wants_array(std::string_view schema)
     return compiled_for(schema).wants_array;
 }
 
-std::optional<std::string> schema_compile_error(std::string_view schema)
-{
-    auto made = compile(schema);
-    if (made->schema) {
-        return std::nullopt;
-    }
-    return made->error;
-}
-
 } // namespace toolgate::toolkits

@@ -26,7 +26,4 @@ boost::json::value const& parsed_schema(std::string_view schema);
 /// Whether the schema's top-level type is "array" (a body that is a list, not an object).
 bool schema_wants_array(std::string_view schema);
 
-/// Whether `schema` compiles (for the catalogue test). The error text when not.
-std::optional<std::string> schema_compile_error(std::string_view schema);
-
 } // namespace toolgate::toolkits

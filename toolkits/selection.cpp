@@ -175,16 +175,4 @@ selection make_selection(
     return sel;
 }
 
-selection_lists selection_lists_from_env()
-{
-    selection_lists lists;
-    if (auto const* v = std::getenv("TOOLGATE_TOOLKITS"); v && *v) {
-        lists.toolkits.emplace_back(v);
-    }
-    if (auto const* v = std::getenv("TOOLGATE_TOOLS"); v && *v) {
-        lists.tools.emplace_back(v);
-    }
-    return lists;
-}
-
 } // namespace toolgate::toolkits

@@ -65,7 +65,6 @@ struct selection_lists {
     std::vector<std::string> toolkits;
     std::vector<std::string> tools;
 };
-selection_lists selection_lists_from_env();
 
 /// Glob match with `*` (any run) and `?` (one character), case-sensitive.
 bool glob_match(std::string_view pattern, std::string_view text);

@@ -42,15 +42,6 @@ std::string header_of(client_auth::answer const& a, std::string_view name)
 
 } // namespace
 
-TEST_CASE("secrets compare equal only when identical, whatever their lengths", "[auth]")
-{
-    CHECK(secrets_equal("token-one", "token-one"));
-    CHECK_FALSE(secrets_equal("token-one", "token-two"));
-    CHECK_FALSE(secrets_equal("token-one", "token-one-and-more"));
-    CHECK_FALSE(secrets_equal("", "x"));
-    CHECK(secrets_equal("", ""));
-}
-
 TEST_CASE("static tokens: several at once, file with comments, comma list", "[auth]")
 {
     temp_file file(

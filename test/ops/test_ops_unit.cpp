@@ -380,3 +380,19 @@ TEST_CASE("config: --threads defaults to the cores the process may run on", "[op
     toolgate::server::config defaults;
     CHECK(defaults.threads == all);
 }
+
+TEST_CASE("config: TOOLGATE_TOOLKITS and TOOLGATE_TOOLS select what is served", "[ops]")
+{
+    ::setenv("TOOLGATE_TOOLKITS", "StoreApi,KanbanApi", 1);
+    ::setenv("TOOLGATE_TOOLS", "*.Get*", 1);
+    int code = 0;
+    auto cfg = parse({}, code);
+    ::unsetenv("TOOLGATE_TOOLKITS");
+    ::unsetenv("TOOLGATE_TOOLS");
+    REQUIRE(cfg);
+    CHECK(cfg->toolkits == std::vector<std::string> { "StoreApi", "KanbanApi" });
+    CHECK(cfg->tools == std::vector<std::string> { "*.Get*" });
+    auto flag_wins = parse({ "--toolkits", "DeployApi" }, code);
+    REQUIRE(flag_wins);
+    CHECK(flag_wins->toolkits == std::vector<std::string> { "DeployApi" });
+}

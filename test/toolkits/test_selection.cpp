@@ -77,22 +77,6 @@ TEST_CASE("a tool pattern that matches nothing is an error", "[toolkits][selecti
     CHECK_THROWS_AS(make({ "KanbanApi" }, { "StoreApi.*" }), selection_error);
 }
 
-TEST_CASE("selection lists come from TOOLGATE_TOOLKITS and TOOLGATE_TOOLS", "[toolkits][selection]")
-{
-    ::setenv("TOOLGATE_TOOLKITS", "StoreApi,KanbanApi", 1);
-    ::setenv("TOOLGATE_TOOLS", "*.Get*", 1);
-    auto lists = selection_lists_from_env();
-    ::unsetenv("TOOLGATE_TOOLKITS");
-    ::unsetenv("TOOLGATE_TOOLS");
-    REQUIRE(lists.toolkits.size() == 1);
-    REQUIRE(lists.tools.size() == 1);
-    auto sel = make_selection(lists.toolkits, lists.tools);
-    for (auto const& t : sel.tools()) {
-        CHECK(t.tool->name.starts_with("Get"));
-    }
-    CHECK(selection_lists_from_env().toolkits.empty());
-}
-
 TEST_CASE("toolsets: Toolkit:read serves a toolkit's read-only tools, read-only mode all of them",
     "[toolkits][selection]")
 {

@@ -6,11 +6,14 @@
 using namespace toolgate::protocol;
 using toolgate::protocol::tool_descriptor;
 
-TEST_CASE("edit distance counts insertions, deletions and substitutions", "[toolkits][suggest]")
+TEST_CASE("edit distance counts insertions, deletions and substitutions up to a limit",
+    "[toolkits][suggest]")
 {
-    CHECK(edit_distance("kitten", "sitting") == 3);
-    CHECK(edit_distance("", "abc") == 3);
-    CHECK(edit_distance("Folder", "folder") == 0);
+    CHECK(edit_distance_within("kitten", "sitting", 5) == 3);
+    CHECK(edit_distance_within("", "abc", 5) == 3);
+    CHECK(edit_distance_within("Folder", "folder", 5) == 0);
+    CHECK(edit_distance_within("kitten", "sitting", 2) == 3); // past the limit: limit + 1
+    CHECK(edit_distance_within("a", std::string(1000, 'b'), 4) == 5); // the length gap decides
 }
 
 TEST_CASE("argument names get close suggestions only", "[toolkits][suggest]")
