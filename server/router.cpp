@@ -9,6 +9,7 @@
 #include "server/log_redaction.hpp"
 #include "server/logging.hpp"
 #include "server/metrics.hpp"
+#include "transport/cancellation.hpp"
 #include "transport/coroutine_root.hpp"
 
 #include <boost/asio/as_tuple.hpp>
@@ -242,7 +243,7 @@ asio::awaitable<std::optional<std::string>> router::run_tool(
     auto const elapsed = std::chrono::steady_clock::now() - started;
     auto const cs = co_await asio::this_coro::cancellation_state;
     auto outcome = result.is_error ? call_outcome::tool_error : call_outcome::ok;
-    if (aborted || cs.cancelled() != asio::cancellation_type::none) {
+    if (aborted || transport::is_cancelled(cs)) {
         outcome = call_outcome::cancelled;
     } else if (failed) {
         outcome = call_outcome::protocol_error;

@@ -3,6 +3,7 @@
 // runs the handler while watching for the peer going away, which cancels the handler.
 #include "transport/http_listener.hpp"
 
+#include "transport/cancellation.hpp"
 #include "transport/coroutine_root.hpp"
 
 #include <boost/asio/as_tuple.hpp>
@@ -488,8 +489,8 @@ asio::awaitable<void> run_connection(std::shared_ptr<http_listener::impl> self,
         registration.set_busy(false);
         authenticated = authenticated || responder.authenticated();
         auto const cs = co_await asio::this_coro::cancellation_state;
-        if (peer_gone || cs.cancelled() != asio::cancellation_type::none
-            || !responder.has_responded() || !responder.keep_alive()) {
+        if (peer_gone || is_cancelled(cs) || !responder.has_responded()
+            || !responder.keep_alive()) {
             break; // after a cancellation every further co_await here would throw
         }
     }

@@ -4,6 +4,7 @@
 #include "transport/https_client.hpp"
 
 #include "common/masking.hpp"
+#include "transport/cancellation.hpp"
 #include "transport/connection_pool.hpp"
 #include "transport/outbound_policy.hpp"
 #include "transport/proxy_config.hpp"
@@ -140,11 +141,6 @@ void note_retry(https_client::state const& st, outbound_request const& request)
     if (auto* o = observer_of(st)) {
         o->on_retry(request.toolkit);
     }
-}
-
-bool is_cancelled(asio::cancellation_state const& cs)
-{
-    return cs.cancelled() != asio::cancellation_type::none;
 }
 
 /// Host and path of `target` as logs and events show them: secrets (a host a secret names, a

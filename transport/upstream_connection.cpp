@@ -3,6 +3,7 @@
 // (STYLE §8): concrete stream types, no templates over streams.
 #include "transport/upstream_connection.hpp"
 
+#include "transport/cancellation.hpp"
 #include "transport/tls_context.hpp"
 
 #include <boost/asio/as_tuple.hpp>
@@ -73,11 +74,6 @@ step_outcome failed(outbound_failure failure, std::string detail)
     out.failure = failure;
     out.detail = std::move(detail);
     return out;
-}
-
-bool is_cancelled(asio::cancellation_state const& cs)
-{
-    return cs.cancelled() != asio::cancellation_type::none;
 }
 
 /// A connect-phase failure: timeouts name the bound that expired (connect timeout or the
