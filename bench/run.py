@@ -159,7 +159,17 @@ def modern_meta():
             "io.modelcontextprotocol/clientInfo": {"name": "bench", "version": "1"}}
 
 
+def answer_of(headers, data):
+    """The JSON-RPC answer in a body: JSON, or the last `data:` line of an event stream."""
+    if headers.get("content-type", "").startswith("text/event-stream"):
+        lines = [l[5:].strip() for l in data.decode().splitlines() if l.startswith("data:")]
+        data = lines[-1] if lines else "{}"
+    return json.loads(data)
+
+
 def call_once(port, era, sid=None):
+    """One tools/call that must reach the platform and come back with its body; returns the
+    answer's content type (JSON or an event stream)."""
     params = {"name": TOOL, "arguments": ARGS}
     headers = {"MCP-Protocol-Version": LEGACY}
     if era == "modern":
@@ -167,13 +177,14 @@ def call_once(port, era, sid=None):
         headers = {"MCP-Protocol-Version": MODERN, "Mcp-Method": "tools/call", "Mcp-Name": TOOL}
     if sid:
         headers["Mcp-Session-Id"] = sid
-    status, _, data = post(port, {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                                  "params": params}, headers)
-    answer = json.loads(data)
+    status, got, data = post(port, {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                                    "params": params}, headers)
+    answer = answer_of(got, data)
     result = answer.get("result", {})
     if status != 200 or result.get("isError") or \
             result.get("structuredContent", {}).get("id") != "bench-1":
         raise BenchError(f"tools/call on {port} ({era}): {status} {data[:300]!r}")
+    return got.get("content-type", "")
 
 
 def list_all(port, era, sid=None):
@@ -462,7 +473,11 @@ def main():
         port = free_port()
         start("ts_stateless", [node, server_js, "--transport", "http", "--port", str(port),
                                "--mode", "stateless", *ts_flags], port)
+        port = free_port()
+        start("ts_stateless_sse", [node, server_js, "--transport", "http", "--port", str(port),
+                                   "--mode", "stateless-sse", *ts_flags], port)
         tg, ts, tss = servers["toolgate"], servers["ts"], servers["ts_stateless"]
+        tss_sse = servers["ts_stateless_sse"]
 
         # Correctness first: the same tools and schemas, and a call that reaches the platform.
         tg["sid"], ts["sid"] = open_session(tg["port"]), open_session(ts["port"])
@@ -480,6 +495,14 @@ def main():
         call_once(tg["port"], "modern")
         call_once(ts["port"], "legacy", ts["sid"])
         call_once(tss["port"], "stateless")
+        if not call_once(tss_sse["port"], "stateless").startswith("text/event-stream"):
+            raise BenchError("the TS server's stateless-sse mode did not answer with a stream")
+        # One session per client, as each client of a real deployment has its own: as many
+        # sessions as connections, requests spread over them (bench/README.md, "the fair
+        # anchor").
+        ts["sids"] = [open_session(ts["port"]) for _ in range(16)]
+        for sid in ts["sids"][:2]:
+            call_once(ts["port"], "legacy", sid)
         log("servers agree on 1150 tools and schemas; calls reach the platform")
 
         def url(s):
@@ -515,6 +538,11 @@ def main():
                     url(tg), "call", "modern", None, 16, duration, tg["proc"].pid)),
                 lambda: record("ts_stateless_c16", run_wrk(
                     url(tss), "call", "legacy", None, 16, duration, tss["proc"].pid)),
+                lambda: record("ts_stateless_sse_c16", run_wrk(
+                    url(tss_sse), "call", "legacy", None, 16, duration, tss_sse["proc"].pid)),
+                lambda: record("ts_sessions_c16", run_wrk(
+                    url(ts), "call", "legacy", ",".join(ts["sids"]), 16, duration,
+                    ts["proc"].pid)),
             ])
             alternate(rnd, [
                 lambda: record("toolgate_list_c4", run_wrk(
@@ -532,7 +560,8 @@ def main():
                     accept_encoding="gzip, deflate")),
             ])
         res["rss_peak_kib"] = {n: proc_status(s["proc"].pid, "VmHWM") for n, s in
-                               (("toolgate", tg), ("ts", ts), ("ts_stateless", tss))}
+                               (("toolgate", tg), ("ts", ts), ("ts_stateless", tss),
+                                ("ts_stateless_sse", tss_sse))}
         # Best round per scenario (highest rps): the least disturbed one.
         res["http"] = {k: max(v, key=lambda r: r["rps"]) for k, v in runs.items()}
         res["http_all_rounds"] = runs
@@ -643,6 +672,25 @@ def render(res, concurrencies):
         f"{m16['rps'] / s16['rps']:.1f}x", "toolgate 2026-07-28; TS SDK stateless mode (2025-11-25)")
     row("stateless c=16 p99", fmt_ms(m16["latency_us"]["p99"]), fmt_ms(s16["latency_us"]["p99"]),
         f"{s16['latency_us']['p99'] / max(m16['latency_us']['p99'], 1):.1f}x")
+    # The fair anchor: toolgate against the fastest configuration a user could pick for the
+    # SDK server (issue 15 item 1), not only against the one that resembles toolgate's.
+    sdk_configs = {"one shared session": h["ts_call_c16"],
+                   "one session per client": h["ts_sessions_c16"],
+                   "stateless, JSON answers": h["ts_stateless_c16"],
+                   "stateless, SSE answers": h["ts_stateless_sse_c16"]}
+    for name, r in sdk_configs.items():
+        row(f"TS SDK c=16: {name}", "", fmt_rps(r["rps"]), "",
+            f"{r['server_cpu_us_per_req']:.0f} us CPU/call, p99 {fmt_ms(r['latency_us']['p99'])}")
+    fastest_name, fastest = max(sdk_configs.items(), key=lambda kv: kv[1]["rps"])
+    res["fastest_sdk_config"] = fastest_name
+    for label, mine in (("2025-11-25 session", a), ("2026-07-28 stateless", m16)):
+        row(f"tools/call c=16 vs the fastest SDK ({label})", fmt_rps(mine["rps"]),
+            fmt_rps(fastest["rps"]), f"{mine['rps'] / fastest['rps']:.1f}x",
+            f"fastest SDK configuration: {fastest_name}")
+        row(f"CPU per call vs the fastest SDK ({label})",
+            f"{mine['server_cpu_us_per_req']:.0f} us", f"{fastest['server_cpu_us_per_req']:.0f} us",
+            f"{fastest['server_cpu_us_per_req'] / max(mine['server_cpu_us_per_req'], 0.1):.1f}x",
+            "", "<=35 us", mine["server_cpu_us_per_req"] <= 35)
     st = res["stdio"]
     for method in ("tools/call", "tools/list"):
         a, b = st[f"toolgate_{method}"], st[f"ts_{method}"]
@@ -685,8 +733,11 @@ def check_smoke(res, table, concurrencies):
         for k in (f"toolgate_call_c{c}", f"ts_call_c{c}", f"direct_c{c}"):
             checks.append((f"{k} ran", res["http"][k]["requests"] > 0))
     for k in ("toolgate_list_c4", "ts_list_c4", "toolgate_list_gzip_c4", "ts_list_gzip_c4",
-              "toolgate_modern_c16", "ts_stateless_c16"):
+              "toolgate_modern_c16", "ts_stateless_c16", "ts_stateless_sse_c16",
+              "ts_sessions_c16"):
         checks.append((f"{k} ran", res["http"][k]["requests"] > 0))
+    checks.append(("fastest SDK configuration named",
+                   res.get("fastest_sdk_config", "") in table and "vs the fastest SDK" in table))
     for k, v in res["stdio"].items():
         checks.append((f"stdio {k} ran", v["requests"] > 0))
     checks.append(("cold start measured", all(res["cold_start_ms"].values())))

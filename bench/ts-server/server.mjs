@@ -6,7 +6,8 @@
 // `StreamableHTTPServerTransport` in session mode (simpleStreamableHttp.ts) or stateless mode
 // (simpleStatelessStreamableHttp.ts), JSON responses (jsonResponseStreamableHttp.ts).
 //
-//   node server.mjs --catalogue DIR [--transport http|stdio] [--port N] [--mode session|stateless]
+//   node server.mjs --catalogue DIR [--transport http|stdio] [--port N]
+//                   [--mode session|stateless|stateless-sse]
 //                   [--base-url Toolkit=URL ...] [--ca-file PEM]
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -229,12 +230,14 @@ if (options.transport === 'stdio') {
     await createServer().connect(new StdioServerTransport());
 } else {
     const app = createMcpExpressApp();
-    if (options.mode === 'stateless') {
-        // simpleStatelessStreamableHttp.ts: a new server and transport per request.
+    if (options.mode === 'stateless' || options.mode === 'stateless-sse') {
+        // simpleStatelessStreamableHttp.ts: a new server and transport per request; answers as
+        // JSON (`stateless`) or as an event stream (`stateless-sse`, the SDK's default).
+        const enableJsonResponse = options.mode === 'stateless';
         app.post('/mcp', async (req, res) => {
             const server = createServer();
             try {
-                const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+                const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse });
                 await server.connect(transport);
                 await transport.handleRequest(req, res, req.body);
                 res.on('close', () => {

@@ -1,11 +1,15 @@
 -- wrk script for MCP over Streamable HTTP: POSTs one JSON-RPC request per HTTP request, with a
 -- unique id per request (a legacy session maps responses by id), and prints a JSON summary.
 --
---   wrk ... -s mcp.lua URL -- KIND ERA [SESSION_ID]
+--   wrk ... -s mcp.lua URL -- KIND ERA [SESSION_ID[,SESSION_ID...]]
 --     KIND: call | list | direct      ERA: legacy (2025-11-25) | modern (2026-07-28) | none
 --   env BENCH_TOOL (wire name), BENCH_ARGS (JSON object), BENCH_VERSION (legacy version header),
 --   BENCH_ACCEPT_ENCODING (sent as Accept-Encoding when set, as Node's fetch or httpx would)
+-- Several session ids: requests take them in turn (wrk's Lua has no per-connection hook, so
+-- "one session per client" is approximated by spreading requests over as many sessions).
 local kind, era, session = "call", "legacy", nil
+local sessions = {}
+local turn = 0
 local tool = os.getenv("BENCH_TOOL") or "CoreEngineApi_AuthorizeWorker"
 local args_json = os.getenv("BENCH_ARGS") or '{"worker_id":"w-1"}'
 local legacy_version = os.getenv("BENCH_VERSION") or "2025-11-25"
@@ -27,6 +31,10 @@ function init(argv)
     era = argv[2] or era
     session = argv[3]
     if session == "" then session = nil end
+    if session and session:find(",") then
+        for sid in session:gmatch("[^,]+") do table.insert(sessions, sid) end
+        session = nil
+    end
     wrk.method = (kind == "direct") and "GET" or "POST"
     wrk.headers["Content-Type"] = "application/json"
     wrk.headers["Accept"] = "application/json, text/event-stream"
@@ -62,6 +70,10 @@ function request()
         return wrk.format(nil, nil, nil, nil)
     end
     counter = counter + 1
+    if #sessions > 0 then
+        turn = turn % #sessions + 1
+        wrk.headers["Mcp-Session-Id"] = sessions[turn]
+    end
     return wrk.format(nil, nil, nil, body(prefix .. "-" .. counter))
 end
 
