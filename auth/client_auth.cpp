@@ -34,17 +34,6 @@ std::array<unsigned char, 32> sha256(std::string_view text)
     return digest;
 }
 
-std::string_view trim(std::string_view v)
-{
-    while (!v.empty() && (v.front() == ' ' || v.front() == '\t' || v.front() == '\r')) {
-        v.remove_prefix(1);
-    }
-    while (!v.empty() && (v.back() == ' ' || v.back() == '\t' || v.back() == '\r')) {
-        v.remove_suffix(1);
-    }
-    return v;
-}
-
 /// A quoted-string for a challenge parameter; our values never hold quotes, but be safe.
 std::string quoted(std::string_view value)
 {
@@ -133,7 +122,7 @@ std::vector<std::string> read_token_file(std::string const& path)
     std::vector<std::string> out;
     std::string line;
     while (std::getline(file, line)) {
-        auto const token = trim(line);
+        auto const token = common::trim_blanks(line);
         if (!token.empty() && !token.starts_with('#')) {
             out.emplace_back(token);
         }
@@ -146,7 +135,7 @@ std::vector<std::string> split_token_list(std::string_view text)
     std::vector<std::string> out;
     while (!text.empty()) {
         auto const comma = text.find(',');
-        if (auto item = trim(text.substr(0, comma)); !item.empty()) {
+        if (auto item = common::trim_blanks(text.substr(0, comma)); !item.empty()) {
             out.emplace_back(item);
         }
         if (comma == std::string_view::npos) {
@@ -159,13 +148,13 @@ std::vector<std::string> split_token_list(std::string_view text)
 
 std::pair<std::string, std::string> split_label(std::string_view entry)
 {
-    entry = trim(entry);
+    entry = common::trim_blanks(entry);
     auto const blank = entry.find_first_of(" \t");
     if (blank == std::string_view::npos) {
         return { std::string(), std::string(entry) };
     }
     auto const label = entry.substr(0, blank);
-    auto const token = trim(entry.substr(blank + 1));
+    auto const token = common::trim_blanks(entry.substr(blank + 1));
     bool const good = label.size() <= 64 && std::all_of(label.begin(), label.end(), [](char c) {
         return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '_' || c == '@'
             || c == '-';
@@ -365,12 +354,12 @@ auth_decision client_auth::check(transport::http_request const& request) const
     if (!authorization) {
         return { verdict::missing, {}, "no Authorization header" };
     }
-    auto const value = trim(*authorization);
+    auto const value = common::trim_blanks(*authorization);
     if (!common::istarts_with_ascii(value, "bearer ")
         && !common::istarts_with_ascii(value, "bearer\t")) {
         return { verdict::missing, {}, "Authorization is not a Bearer token" };
     }
-    auto const token = trim(value.substr(7));
+    auto const token = common::trim_blanks(value.substr(7));
     if (token.empty()) {
         return { verdict::invalid, {}, "empty bearer token" };
     }

@@ -56,4 +56,17 @@ constexpr std::string_view trim_ows(std::string_view text)
     return text;
 }
 
+/// `text` without spaces, tabs and carriage returns around it: a line of a text file that may
+/// have been written with CRLF endings (token files, secrets files).
+constexpr std::string_view trim_blanks(std::string_view text)
+{
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t' || text.front() == '\r')) {
+        text.remove_prefix(1);
+    }
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) {
+        text.remove_suffix(1);
+    }
+    return text;
+}
+
 } // namespace toolgate::common

@@ -1,6 +1,8 @@
 // Secrets files: permission check, KEY=VALUE parsing, change summaries (names only).
 #include "server/secrets_file.hpp"
 
+#include "common/ascii.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -14,17 +16,6 @@
 
 namespace toolgate::server {
 namespace {
-
-std::string_view trim(std::string_view v)
-{
-    while (!v.empty() && (v.front() == ' ' || v.front() == '\t' || v.front() == '\r')) {
-        v.remove_prefix(1);
-    }
-    while (!v.empty() && (v.back() == ' ' || v.back() == '\t' || v.back() == '\r')) {
-        v.remove_suffix(1);
-    }
-    return v;
-}
 
 bool is_variable_name(std::string_view name)
 {
@@ -44,15 +35,15 @@ void parse_pair(std::string_view line, std::size_t number, std::string_view what
     std::map<std::string, std::size_t, std::less<>>& first_line)
 {
     if (line.starts_with("export ")) {
-        line = trim(line.substr(7));
+        line = common::trim_blanks(line.substr(7));
     }
     auto const eq = line.find('=');
     if (eq == std::string_view::npos) {
         // The line is not echoed: it may be a secret pasted without its name.
         throw std::invalid_argument(fmt::format("{} line {}: expected KEY=VALUE", what, number));
     }
-    auto const key = trim(line.substr(0, eq));
-    auto value = trim(line.substr(eq + 1));
+    auto const key = common::trim_blanks(line.substr(0, eq));
+    auto value = common::trim_blanks(line.substr(eq + 1));
     if (!is_variable_name(key)) {
         throw std::invalid_argument(fmt::format(
             "{} line {}: the name before '=' must be an upper-case variable name such as "
@@ -77,7 +68,7 @@ template <class F> void for_each_line(std::string_view text, F&& on_line)
     std::size_t number = 0;
     while (!text.empty()) {
         auto const end = text.find('\n');
-        auto line = trim(text.substr(0, end));
+        auto line = common::trim_blanks(text.substr(0, end));
         ++number;
         if (!line.empty() && !line.starts_with('#')) {
             on_line(number, line);
@@ -149,7 +140,7 @@ principal_secrets parse_principal_secrets(std::string_view text, std::string_vie
                     fmt::format("{} line {}: expected a [principal] header such as [static:alice]",
                         what, number));
             }
-            auto const name = trim(line.substr(1, line.size() - 2));
+            auto const name = common::trim_blanks(line.substr(1, line.size() - 2));
             if (auto it = principal_line.find(name); it != principal_line.end()) {
                 throw std::invalid_argument(fmt::format(
                     "{} line {}: [{}] already starts on line {}", what, number, name, it->second));

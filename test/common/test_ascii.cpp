@@ -34,3 +34,10 @@ TEST_CASE("optional whitespace is spaces and tabs only", "[common]")
     CHECK(trim_ows("a b") == "a b");
     CHECK(trim_ows("\r\nx\r\n") == "\r\nx\r\n");
 }
+
+TEST_CASE("blanks around a line of a text file include a carriage return", "[common]")
+{
+    CHECK(trim_blanks(" \ttoken-one\r") == "token-one");
+    CHECK(trim_blanks("\r\n").size() == 1); // a newline is not a blank: lines are split first
+    CHECK(trim_blanks("a b") == "a b");
+}
