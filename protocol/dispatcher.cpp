@@ -163,10 +163,10 @@ outcome dispatcher::dispatch(
 outcome dispatcher::dispatch_modern(message const& msg, view_ptr const& view) const
 {
     auto meta = read_request_meta(msg.params());
-    if (auto const* error = std::get_if<rpc_error>(&meta)) {
-        return error_reply(msg.id(), *error, true);
+    if (!meta) {
+        return error_reply(msg.id(), meta.error(), true);
     }
-    auto const& m = std::get<request_meta>(meta);
+    auto const& m = *meta;
     if (!is_modern_version(m.protocol_version)) {
         return error_reply(msg.id(), unsupported_version_error(m.protocol_version), true);
     }
@@ -193,12 +193,12 @@ outcome dispatcher::dispatch_checked(
     }
     if (method == names::tools_call) {
         auto call = read_call(msg, view);
-        if (auto const* error = std::get_if<rpc_error>(&call)) {
-            auto out = error_reply(msg.id(), *error, true);
+        if (!call) {
+            auto out = error_reply(msg.id(), call.error(), true);
             out.http_status = 200; // unknown tool / bad params: a handler error (§3 row 10)
             return out;
         }
-        auto& work = std::get<tool_call>(call);
+        auto& work = *call;
         work.version = m.protocol_version;
         work.modern = true;
         work.level = m.level; // §8: logs only when this request asks for them
@@ -243,10 +243,10 @@ outcome dispatcher::dispatch_legacy(
     }
     if (method == names::tools_call) {
         auto call = read_call(msg, view);
-        if (auto const* error = std::get_if<rpc_error>(&call)) {
-            return error_reply(msg.id(), *error, false);
+        if (!call) {
+            return error_reply(msg.id(), call.error(), false);
         }
-        auto& work = std::get<tool_call>(call);
+        auto& work = *call;
         work.version = session.version;
         work.level = session.level;
         return std::move(work);
@@ -327,8 +327,8 @@ outcome dispatcher::list_tools(
         }
     }
     auto page = view.pages->page(cursor, list_variant_for(version));
-    if (auto const* error = std::get_if<rpc_error>(&page)) {
-        auto out = error_reply(msg.id(), *error, modern);
+    if (!page) {
+        auto out = error_reply(msg.id(), page.error(), modern);
         out.http_status = 200; // a handler error, not an envelope error (§3 row 10)
         return out;
     }
@@ -337,13 +337,12 @@ outcome dispatcher::list_tools(
     out.text = R"({"jsonrpc":"2.0","id":)";
     out.text += json::serialize(msg.id());
     out.text += R"(,"result":)";
-    out.shared = std::get<std::string_view>(page);
+    out.shared = *page;
     out.tail.push_back('}'); // (not `= "}"`: g++ 12 warns falsely, GCC bug 105651)
     return out;
 }
 
-std::variant<tool_call, rpc_error> dispatcher::read_call(
-    message const& msg, view_ptr const& view) const
+rpc_result<tool_call> dispatcher::read_call(message const& msg, view_ptr const& view) const
 {
     auto const* params = msg.params();
     auto const* name = params ? params->if_contains("name") : nullptr;

@@ -142,7 +142,7 @@ private:
     outcome initialize(message const& msg, legacy_session& session, tool_view const& view) const;
     outcome list_tools(
         message const& msg, std::string_view version, bool modern, tool_view const& view) const;
-    std::variant<tool_call, rpc_error> read_call(message const& msg, view_ptr const& view) const;
+    rpc_result<tool_call> read_call(message const& msg, view_ptr const& view) const;
     reply result_reply(boost::json::value const& id, boost::json::object result, bool modern) const;
 
     server_identity identity_;

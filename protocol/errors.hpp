@@ -1,9 +1,12 @@
 // JSON-RPC and MCP error codes, and the error value protocol functions return.
 #pragma once
 
+#include <boost/assert/source_location.hpp>
 #include <boost/json/value.hpp>
+#include <boost/system/result.hpp>
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 namespace toolgate::protocol {
@@ -25,5 +28,15 @@ struct rpc_error {
     std::string message;
     std::optional<boost::json::value> data;
 };
+
+/// A `T`, or the error to answer with (common/result.hpp: one error idiom).
+template <class T> using rpc_result = boost::system::result<T, rpc_error>;
+
+/// Lets `rpc_result<T>::value()` throw when called on an error (a programming error).
+[[noreturn]] inline void throw_exception_from_error(
+    rpc_error const& error, boost::source_location const&)
+{
+    throw std::logic_error("unchecked rpc_result: " + error.message);
+}
 
 } // namespace toolgate::protocol

@@ -49,7 +49,7 @@ json::object const* message::params() const
     return found && found->is_object() ? &found->get_object() : nullptr;
 }
 
-std::variant<json::value, rpc_error> parse_json(std::string_view text, parse_limits limits)
+rpc_result<json::value> parse_json(std::string_view text, parse_limits limits)
 {
     json::parse_options options;
     options.max_depth = limits.max_depth;
@@ -69,7 +69,7 @@ std::variant<json::value, rpc_error> parse_json(std::string_view text, parse_lim
     return parser.release();
 }
 
-std::variant<message, invalid_message> classify(json::value doc)
+boost::system::result<message, invalid_message> classify(json::value doc)
 {
     if (!doc.is_object()) {
         return invalid("Invalid Request: a message must be a JSON object");
@@ -112,6 +112,11 @@ std::string serialize_result(json::value const& id, json::value const& result)
     out += json::serialize(result);
     out += '}';
     return out;
+}
+
+std::string serialize_error(json::value const& id, int code, std::string message)
+{
+    return serialize_error(id, rpc_error { code, std::move(message), std::nullopt });
 }
 
 std::string serialize_error(json::value const& id, rpc_error const& error)

@@ -9,7 +9,6 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
-#include <variant>
 
 namespace toolgate::protocol {
 
@@ -40,8 +39,7 @@ private:
 };
 
 /// Text → JSON. A failure is a -32700 error whose message says where parsing stopped.
-std::variant<boost::json::value, rpc_error> parse_json(
-    std::string_view text, parse_limits limits = {});
+rpc_result<boost::json::value> parse_json(std::string_view text, parse_limits limits = {});
 
 /// A classification failure: the error plus the id when one could be read (else null).
 struct invalid_message {
@@ -51,12 +49,21 @@ struct invalid_message {
 
 /// JSON value → message. Anything that is not a JSON-RPC 2.0 request, notification or
 /// response is -32600 naming the broken member.
-std::variant<message, invalid_message> classify(boost::json::value doc);
+boost::system::result<message, invalid_message> classify(boost::json::value doc);
+
+/// Lets the result of classify() throw from value() on an error (a programming error).
+[[noreturn]] inline void throw_exception_from_error(
+    invalid_message const& error, boost::source_location const& where)
+{
+    throw_exception_from_error(error.error, where);
+}
 
 /// `{"jsonrpc":"2.0","id":…,"result":…}` as compact text.
 std::string serialize_result(boost::json::value const& id, boost::json::value const& result);
 /// `{"jsonrpc":"2.0","id":…,"error":{…}}`; id null when unknown (parse errors).
 std::string serialize_error(boost::json::value const& id, rpc_error const& error);
+/// The same for an error without data.
+std::string serialize_error(boost::json::value const& id, int code, std::string message);
 /// `{"jsonrpc":"2.0","method":…,"params":…}`.
 std::string serialize_notification(std::string_view method, boost::json::object params);
 

@@ -60,7 +60,7 @@ std::string claimed_version(json::object const* params)
     return v && v->is_string() ? std::string(v->get_string()) : std::string();
 }
 
-std::variant<request_meta, rpc_error> read_request_meta(json::object const* params)
+rpc_result<request_meta> read_request_meta(json::object const* params)
 {
     auto const* meta = meta_of(params);
     if (!meta) {

@@ -13,7 +13,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <variant>
 
 namespace toolgate::protocol {
 
@@ -34,7 +33,7 @@ struct request_meta {
 /// Validates a claimed `_meta` (MCP 2026-07-28 basic/index): protocolVersion a string,
 /// clientCapabilities an object, clientInfo an object when present, logLevel a known level.
 /// Failures are -32602 naming the key.
-std::variant<request_meta, rpc_error> read_request_meta(boost::json::object const* params);
+rpc_result<request_meta> read_request_meta(boost::json::object const* params);
 
 /// Every revision served, newest first, as a JSON array (server/discover, -32022 data).
 boost::json::array supported_version_list();

@@ -15,14 +15,9 @@ using common::trim_ows;
 
 namespace {
 
-std::string error_body(json::value const& id, int code, std::string message)
-{
-    return serialize_error(id, { code, std::move(message), std::nullopt });
-}
-
 immediate bad_request(json::value const& id, std::string message)
 {
-    return { 400, error_body(id, error_code::invalid_request, std::move(message)) };
+    return { 400, serialize_error(id, error_code::invalid_request, std::move(message)) };
 }
 
 rpc_error mismatch(std::string message)
@@ -36,10 +31,11 @@ bool contains(std::optional<std::string_view> header, std::string_view token)
 }
 
 /// H… for 2025 requests: MCP-Protocol-Version, when sent, names a 2025 revision we serve.
-std::optional<immediate> check_legacy_version_header(post_view const& request, message const& msg)
+boost::system::result<void, immediate> check_legacy_version_header(
+    post_view const& request, message const& msg)
 {
     if (!request.protocol_version) {
-        return std::nullopt;
+        return {};
     }
     auto const v = *request.protocol_version;
     if (is_modern_version(v)) {
@@ -58,7 +54,7 @@ std::optional<immediate> check_legacy_version_header(post_view const& request, m
             fmt::format(
                 "Bad Request: unsupported MCP-Protocol-Version \"{}\"", printable_header_value(v)));
     }
-    return std::nullopt;
+    return {};
 }
 
 } // namespace
@@ -108,11 +104,11 @@ std::optional<std::string> decode_header_value(std::string_view raw)
     return common::base64_decode(v.substr(prefix.size(), v.size() - prefix.size() - 2));
 }
 
-std::variant<immediate, accepts> check_post_headers(post_view const& request)
+boost::system::result<accepts, immediate> check_post_headers(post_view const& request)
 {
     if (!request.content_type || !request.content_type->starts_with("application/json")) {
         return immediate { 415,
-            error_body(nullptr, error_code::invalid_request,
+            serialize_error(nullptr, error_code::invalid_request,
                 "Unsupported Media Type: POST a JSON-RPC message as application/json") };
     }
     // H3: no Accept, or */*, takes both forms.
@@ -127,7 +123,7 @@ std::variant<immediate, accepts> check_post_headers(post_view const& request)
     }
     if (!taken.json && !taken.sse) {
         return immediate { 406,
-            error_body(nullptr, error_code::invalid_request,
+            serialize_error(nullptr, error_code::invalid_request,
                 "Not Acceptable: accept application/json and/or text/event-stream") };
     }
     return taken;
@@ -136,10 +132,10 @@ std::variant<immediate, accepts> check_post_headers(post_view const& request)
 verdict classify_post(post_view const& request, parse_limits limits)
 {
     auto parsed = parse_json(request.body, limits);
-    if (auto const* error = std::get_if<rpc_error>(&parsed)) {
-        return immediate { 400, serialize_error(nullptr, *error) };
+    if (!parsed) {
+        return immediate { 400, serialize_error(nullptr, parsed.error()) };
     }
-    auto& doc = std::get<json::value>(parsed);
+    auto& doc = *parsed;
     if (doc.is_array()) {
         // B1/B2: a batch belongs to a 2025-03-26 session.
         if (!request.session_id) {
@@ -151,11 +147,12 @@ verdict classify_post(post_view const& request, parse_limits limits)
         return out;
     }
     auto message_or_error = classify(std::move(doc));
-    if (auto const* bad = std::get_if<invalid_message>(&message_or_error)) {
-        return immediate { 400, serialize_error(bad->id, bad->error) };
+    if (!message_or_error) {
+        auto const& bad = message_or_error.error();
+        return immediate { 400, serialize_error(bad.id, bad.error) };
     }
     classified out;
-    out.message.emplace(std::move(std::get<message>(message_or_error)));
+    out.message.emplace(std::move(*message_or_error));
     auto const& msg = *out.message;
     if (!msg.is_request()) {
         out.kind = route::notification; // H5
@@ -164,16 +161,16 @@ verdict classify_post(post_view const& request, parse_limits limits)
     // §2: the claim in `_meta` decides the revision; a claim naming a 2025 revision is legacy.
     if (has_version_claim(msg.params()) && !is_legacy_version(claimed_version(msg.params()))) {
         auto meta = check_modern_request(request, msg);
-        if (auto* error = std::get_if<rpc_error>(&meta)) {
-            unsigned const status = http_status_for(error->code, true);
-            return immediate { status, serialize_error(msg.id(), *error) };
+        if (!meta) {
+            unsigned const status = http_status_for(meta.error().code, true);
+            return immediate { status, serialize_error(msg.id(), meta.error()) };
         }
         out.kind = route::modern;
-        out.meta.emplace(std::move(std::get<request_meta>(meta)));
+        out.meta.emplace(std::move(*meta));
         return out;
     }
-    if (auto refusal = check_legacy_version_header(request, msg)) {
-        return std::move(*refusal);
+    if (auto checked = check_legacy_version_header(request, msg); !checked) {
+        return std::move(checked.error());
     }
     auto const method = msg.method();
     if (method == names::initialize) {
@@ -190,8 +187,7 @@ verdict classify_post(post_view const& request, parse_limits limits)
     return out;
 }
 
-std::variant<request_meta, rpc_error> check_modern_request(
-    post_view const& request, message const& msg)
+rpc_result<request_meta> check_modern_request(post_view const& request, message const& msg)
 {
     auto const* params = msg.params();
     auto const claimed = claimed_version(params);
@@ -209,8 +205,8 @@ std::variant<request_meta, rpc_error> check_modern_request(
             printable_header_value(trim_ows(*method_header)), msg.method()));
     }
     auto meta = read_request_meta(params);
-    if (auto* error = std::get_if<rpc_error>(&meta)) {
-        return std::move(*error);
+    if (!meta) {
+        return std::move(meta.error());
     }
     if (!is_modern_version(claimed)) {
         return unsupported_version_error(claimed);
@@ -238,7 +234,7 @@ std::variant<request_meta, rpc_error> check_modern_request(
                                           : std::string_view()));
         }
     }
-    return std::move(std::get<request_meta>(meta));
+    return std::move(*meta);
 }
 
 immediate session_not_found(route kind, json::value const& id)
@@ -246,7 +242,7 @@ immediate session_not_found(route kind, json::value const& id)
     // H14: the client must initialize again; a batch or notification names no request.
     bool const request = kind == route::in_session;
     return { 404,
-        error_body(request ? id : json::value(nullptr), error_code::invalid_request,
+        serialize_error(request ? id : json::value(nullptr), error_code::invalid_request,
             request ? "Session not found: initialize again" : "Session not found") };
 }
 

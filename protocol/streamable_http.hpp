@@ -10,8 +10,10 @@
 #include "protocol/request_meta.hpp"
 
 #include <boost/json/array.hpp>
+#include <boost/system/result.hpp>
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -34,6 +36,13 @@ struct immediate {
     unsigned status = 400;
     std::string body;
 };
+
+/// Lets `result<T, immediate>::value()` throw when called on an answer (a programming error).
+[[noreturn]] inline void throw_exception_from_error(
+    immediate const& answer, boost::source_location const&)
+{
+    throw std::logic_error("unchecked result: HTTP " + std::to_string(answer.status));
+}
 
 /// The forms of answer the client takes (Accept).
 struct accepts {
@@ -63,7 +72,7 @@ struct classified {
 using verdict = std::variant<immediate, classified>;
 
 /// Content-Type and Accept, checked before the body is read (415, 406).
-std::variant<immediate, accepts> check_post_headers(post_view const& request);
+boost::system::result<accepts, immediate> check_post_headers(post_view const& request);
 
 /// The body: parsed, classified and, per revision, checked against the headers. Call after
 /// check_post_headers.
@@ -72,7 +81,7 @@ verdict classify_post(post_view const& request, parse_limits limits);
 /// Checks a 2026-07-28 request in the order of its §3 (steps 2–6): header/claim and
 /// header/method agreement, the `_meta` envelope, the version, then the required headers.
 /// Returns the validated `_meta`, or the first failure.
-std::variant<request_meta, rpc_error> check_modern_request(
+rpc_result<request_meta> check_modern_request(
     post_view const& request, protocol::message const& msg);
 
 /// The HTTP status a JSON-RPC error is answered with (2026-07-28 §3; 2025: 200 but for the

@@ -151,8 +151,7 @@ void tool_pages::build(list_variant variant) const
     }
 }
 
-std::variant<std::string_view, rpc_error> tool_pages::page(
-    std::string_view cursor, list_variant variant) const
+rpc_result<std::string_view> tool_pages::page(std::string_view cursor, list_variant variant) const
 {
     auto const index = static_cast<std::size_t>(variant);
     std::call_once(built_[index], [this, variant] { build(variant); });

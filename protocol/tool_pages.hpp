@@ -12,7 +12,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <variant>
 #include <vector>
 
 namespace toolgate::protocol {
@@ -45,8 +44,7 @@ public:
 
     /// The serialised ListToolsResult for `cursor` ("" or absent: the first page). A cursor
     /// that this server did not issue for this listing is -32602.
-    std::variant<std::string_view, rpc_error> page(
-        std::string_view cursor, list_variant variant) const;
+    rpc_result<std::string_view> page(std::string_view cursor, list_variant variant) const;
     bool has_cursor_pagination() const { return page_size_ != 0; }
     std::size_t page_count() const;
 

@@ -41,8 +41,10 @@ int run_main(int argc, char** argv, service_factory const& make_service)
         if (cfg->list_tools) {
             // `--list-tools --json --tool-mode discovery`: what tools/list answers in that mode.
             protocol_stack stack(*cfg, svc);
-            auto page = std::get<std::string_view>(
-                stack.views().default_view()->pages->page("", protocol::list_variant::legacy));
+            auto page = stack.views()
+                            .default_view()
+                            ->pages->page("", protocol::list_variant::legacy)
+                            .value();
             std::fwrite(page.data(), 1, page.size(), stdout);
             std::fputc('\n', stdout);
             return 0;

@@ -31,8 +31,8 @@ void add_items(std::vector<std::string>& out, std::string_view text)
     }
 }
 
-/// Applies one choice (from the query or a header); "" or what is wrong with it.
-std::string apply(
+/// Applies one choice (from the query or a header), or says what is wrong with it.
+common::checked<void> apply(
     view_choice& choice, std::string_view key, std::string_view value, std::string_view where)
 {
     if (key == "toolkits") {
@@ -42,16 +42,17 @@ std::string apply(
     } else if (key == "mode") {
         auto mode = parse_tool_mode(value);
         if (!mode) {
-            return fmt::format("{}: tool mode `{}` is none of full, discovery, auto", where,
-                protocol::clipped(value));
+            return common::problem_of(
+                fmt::format("{}: tool mode `{}` is none of full, discovery, auto", where,
+                    protocol::clipped(value)));
         }
         choice.mode = mode;
     } else if (key == "read_only") {
         if (value == "1" || value == "true") {
             choice.read_only = true;
         } else if (value != "0" && value != "false") {
-            return fmt::format(
-                "{}: expected 1, true, 0 or false, got `{}`", where, protocol::clipped(value));
+            return common::problem_of(fmt::format(
+                "{}: expected 1, true, 0 or false, got `{}`", where, protocol::clipped(value)));
         }
     }
     return {};
@@ -59,20 +60,19 @@ std::string apply(
 
 } // namespace
 
-std::variant<view_choice, std::string> read_connection_choices(
-    transport::http_request const& request)
+common::checked<view_choice> read_connection_choices(transport::http_request const& request)
 {
     view_choice choice;
     if (auto const q = request.target.find('?'); q != std::string::npos) {
         auto parsed = boost::urls::parse_origin_form(request.target);
         if (!parsed) {
-            return std::string("the request target's query is not valid");
+            return common::problem_of("the request target's query is not valid");
         }
         for (auto const& param : parsed->params()) {
-            auto const why = apply(
+            auto applied = apply(
                 choice, param.key, param.value, fmt::format("query parameter `{}`", param.key));
-            if (!why.empty()) {
-                return why;
+            if (!applied) {
+                return applied.error();
             }
         }
     }
@@ -84,9 +84,9 @@ std::variant<view_choice, std::string> read_connection_choices(
     };
     for (auto const& [header, key] : headers) {
         if (auto const* value = request.header(header)) {
-            auto const why = apply(choice, key, *value, fmt::format("header `{}`", header));
-            if (!why.empty()) {
-                return why;
+            auto applied = apply(choice, key, *value, fmt::format("header `{}`", header));
+            if (!applied) {
+                return applied.error();
             }
         }
     }

@@ -4,16 +4,13 @@
 // what the server was started with (tool_views checks that).
 #pragma once
 
+#include "common/result.hpp"
 #include "server/tool_views.hpp"
 #include "transport/http_types.hpp"
-
-#include <string>
-#include <variant>
 
 namespace toolgate::server {
 
 /// The choices `request` makes, or what is wrong with them (naming the parameter or header).
-std::variant<view_choice, std::string> read_connection_choices(
-    transport::http_request const& request);
+common::checked<view_choice> read_connection_choices(transport::http_request const& request);
 
 } // namespace toolgate::server

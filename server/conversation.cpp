@@ -44,7 +44,8 @@ bool conversation::takes_batches() const
     return session_.initialized && protocol::allows_batches(session_.version);
 }
 
-std::variant<std::shared_ptr<inflight_call>, conversation::refusal> conversation::register_call(
+boost::system::result<std::shared_ptr<inflight_call>, conversation::refusal>
+conversation::register_call(
     std::string const& key, asio::any_io_executor runs_on, std::size_t limit)
 {
     std::lock_guard lock(mutex_);

@@ -7,13 +7,13 @@
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/strand.hpp>
+#include <boost/system/result.hpp>
 
 #include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
-#include <variant>
 #include <vector>
 
 namespace toolgate::server {
@@ -61,7 +61,7 @@ public:
     /// Why a call could not be registered.
     enum class refusal { duplicate_id, full };
     /// Registers a call under `key` (its id as JSON text), to run on `runs_on`.
-    std::variant<std::shared_ptr<inflight_call>, refusal> register_call(
+    boost::system::result<std::shared_ptr<inflight_call>, refusal> register_call(
         std::string const& key, boost::asio::any_io_executor runs_on, std::size_t limit);
     void unregister_call(std::string const& key);
     /// Cancels the call registered under `key`; an unknown key is ignored (CN2).

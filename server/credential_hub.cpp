@@ -183,40 +183,37 @@ std::string credential_hub::per_client_hint() const
     return out.empty() ? std::string("ask the server's operator for credentials") : out;
 }
 
-credential_hub::request_credentials credential_hub::for_request(
+common::checked<std::shared_ptr<toolkits::call_credentials const>> credential_hub::for_request(
     std::string const& principal, transport::header_list const& headers) const
 {
-    request_credentials out;
+    using common::problem_of;
     fixed_credentials::map from_headers;
     for (auto const& [name, value] : headers) {
         if (!name.starts_with(secret_header_prefix)) {
             continue;
         }
         if (!settings_.per_request) {
-            out.refusal = "Toolgate-Secret-* headers are not accepted: this server was not "
-                          "started with --per-request-credentials (which needs client "
-                          "authentication); nothing was used or stored";
-            return out;
+            return problem_of("Toolgate-Secret-* headers are not accepted: this server was not "
+                              "started with --per-request-credentials (which needs client "
+                              "authentication); nothing was used or stored");
         }
         auto const variable = variable_of_header(name.substr(secret_header_prefix.size()));
         if (variable.empty() || !known_variables_.contains(variable)) {
             // The name is the client's: say what is wrong without repeating more than a
             // known variable name.
-            out.refusal = "a Toolgate-Secret-* header names no variable a toolkit uses "
-                          "(e.g. Toolgate-Secret-KANBAN_API_KEY)";
-            return out;
+            return problem_of("a Toolgate-Secret-* header names no variable a toolkit uses "
+                              "(e.g. Toolgate-Secret-KANBAN_API_KEY)");
         }
         if (value.empty()) {
-            out.refusal = fmt::format("the Toolgate-Secret-{} header is empty", variable);
-            return out;
+            return problem_of(fmt::format("the Toolgate-Secret-{} header is empty", variable));
         }
         if (!from_headers.emplace(variable, value).second) {
-            out.refusal = fmt::format("the Toolgate-Secret-{} header is given twice", variable);
-            return out;
+            return problem_of(
+                fmt::format("the Toolgate-Secret-{} header is given twice", variable));
         }
     }
     if (!multi_user()) {
-        return out; // the server's own, as for every call
+        return nullptr; // the server's own, as for every call
     }
     auto const snap = current();
     std::vector<std::shared_ptr<credential_source const>> layers;
@@ -233,8 +230,7 @@ credential_hub::request_credentials credential_hub::for_request(
     }
     creds->secrets = std::make_shared<toolkits::layered_credentials const>(
         std::move(layers), per_client_hint());
-    out.credentials = std::move(creds);
-    return out;
+    return std::shared_ptr<toolkits::call_credentials const>(std::move(creds));
 }
 
 std::string credential_hub::reload()

@@ -7,6 +7,7 @@
 // uses the server's, as a single-user server always did. SIGHUP reloads the files.
 #pragma once
 
+#include "common/result.hpp"
 #include "server/secrets_file.hpp"
 #include "server/token_refresher.hpp"
 #include "toolkits/token_source.hpp"
@@ -49,15 +50,11 @@ public:
     bool multi_user() const;
     credential_settings const& settings() const { return settings_; }
 
-    struct request_credentials {
-        /// null: the server's own (single-user); else this request's.
-        std::shared_ptr<toolkits::call_credentials const> credentials;
-        /// Non-empty: the request is refused (400) with this text (names, never values).
-        std::string refusal;
-    };
     /// The credentials of one request by `principal` ("" without client authentication)
-    /// carrying `headers`. Never logs or echoes a header's value.
-    request_credentials for_request(
+    /// carrying `headers`: null for the server's own (single-user), else this request's; or
+    /// why the request is refused (400; names, never values). Never logs or echoes a header's
+    /// value.
+    common::checked<std::shared_ptr<toolkits::call_credentials const>> for_request(
         std::string const& principal, transport::header_list const& headers) const;
 
     /// Rereads the secrets file, the credentials file and the token store (SIGHUP). A bad

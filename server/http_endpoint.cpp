@@ -35,11 +35,6 @@ header_list json_headers()
     return { { "Content-Type", "application/json" } };
 }
 
-std::string error_body(json::value const& id, int code, std::string message)
-{
-    return protocol::serialize_error(id, { code, std::move(message), std::nullopt });
-}
-
 /// The headers the Streamable HTTP rules read, as a plain view (no copies).
 shttp::post_view post_view_of(http_request const& request)
 {
@@ -148,7 +143,7 @@ asio::awaitable<void> refuse_session(json::value id, http_responder& out,
                       "an unused session with DELETE or retry later",
             sessions.max_sessions());
     co_await out.respond(status, std::move(headers),
-        error_body(id, protocol::error_code::internal_error, std::move(message)));
+        protocol::serialize_error(id, protocol::error_code::internal_error, std::move(message)));
 }
 
 } // namespace
@@ -164,11 +159,11 @@ mcp_http_endpoint::mcp_http_endpoint(router& r, session_registry& sessions,
 {
 }
 
-std::optional<client_auth::answer> mcp_http_endpoint::authenticate(
-    http_request const& request, std::string& principal) const
+boost::system::result<std::string, client_auth::answer> mcp_http_endpoint::authenticate(
+    http_request const& request) const
 {
     if (!options_.auth) {
-        return std::nullopt;
+        return std::string();
     }
     auto decision = options_.auth->check(request);
     if (decision.result != auth::auth_decision::verdict::allowed) {
@@ -179,8 +174,7 @@ std::optional<client_auth::answer> mcp_http_endpoint::authenticate(
             "http: {} from {}: {}", answer.status, request.peer, decision.reason);
         return answer;
     }
-    principal = std::move(decision.principal);
-    return std::nullopt;
+    return std::move(decision.principal);
 }
 
 asio::awaitable<void> mcp_http_endpoint::refuse_client(
@@ -198,14 +192,13 @@ asio::awaitable<void> mcp_http_endpoint::serve_metrics(
         header_list headers = json_headers();
         headers.emplace_back("Allow", "GET, HEAD");
         co_await out.respond(405, std::move(headers),
-            error_body(nullptr, protocol::error_code::invalid_request,
+            protocol::serialize_error(nullptr, protocol::error_code::invalid_request,
                 "Method not allowed: GET /metrics"));
         co_return;
     }
     if (!options_.metrics_public) {
-        std::string principal;
-        if (auto refusal = authenticate(request, principal)) {
-            co_await refuse_client(std::move(*refusal), out);
+        if (auto client = authenticate(request); !client) {
+            co_await refuse_client(std::move(client.error()), out);
             co_return;
         }
         out.mark_authenticated();
@@ -252,10 +245,11 @@ asio::awaitable<void> mcp_http_endpoint::handle(http_request request, http_respo
         }
         metrics_path = options_.metrics && request.path == "/metrics";
         if (request.path != options_.path && !metrics_path) {
-            std::string body = error_body(nullptr, protocol::error_code::invalid_request,
-                options_.path.empty()
-                    ? std::string("Not found")
-                    : fmt::format("Not found: the MCP endpoint is {}", options_.path));
+            std::string body
+                = protocol::serialize_error(nullptr, protocol::error_code::invalid_request,
+                    options_.path.empty()
+                        ? std::string("Not found")
+                        : fmt::format("Not found: the MCP endpoint is {}", options_.path));
             co_await out.respond(404, json_headers(), std::move(body));
             co_return;
         }
@@ -266,7 +260,7 @@ asio::awaitable<void> mcp_http_endpoint::handle(http_request request, http_respo
     if (hosts > 1) {
         out.close_after_response();
         co_await out.respond(400, json_headers(),
-            error_body(nullptr, protocol::error_code::invalid_request,
+            protocol::serialize_error(nullptr, protocol::error_code::invalid_request,
                 "Bad Request: more than one Host header"));
         co_return;
     }
@@ -281,7 +275,7 @@ asio::awaitable<void> mcp_http_endpoint::handle(http_request request, http_respo
             host ? protocol::clipped(*host, 100) : std::string("-"), request.peer);
         out.close_after_response();
         co_await out.respond(403, json_headers(),
-            error_body(nullptr, protocol::error_code::invalid_request,
+            protocol::serialize_error(nullptr, protocol::error_code::invalid_request,
                 "Forbidden: Origin or Host not allowed"));
         co_return;
     }
@@ -314,27 +308,29 @@ asio::awaitable<void> mcp_http_endpoint::handle(http_request request, http_respo
         co_return;
     }
     // §3 row 0, H16, A4/A5: the token is checked on every request, sessions or not.
-    std::string principal;
-    if (auto refusal = authenticate(request, principal)) {
-        co_await refuse_client(std::move(*refusal), out);
+    auto client = authenticate(request);
+    if (!client) {
+        co_await refuse_client(std::move(client.error()), out);
         co_return;
     }
     out.mark_authenticated();
+    std::string principal = std::move(*client);
     if (request.method == "POST") {
         // The request's platform credentials, assembled once for every call it makes
         // (issue 14 item 5). Header values are never logged or echoed.
         credentials_ptr credentials;
         if (options_.credentials != nullptr) {
             auto assembled = options_.credentials->for_request(principal, request.headers);
-            if (!assembled.refusal.empty()) {
+            if (!assembled) {
                 spdlog::warn("http: 400 from {}: per-request credentials refused", request.peer);
                 out.close_after_response();
-                std::string body = error_body(nullptr, protocol::error_code::invalid_request,
-                    "Bad Request: " + assembled.refusal);
+                std::string body
+                    = protocol::serialize_error(nullptr, protocol::error_code::invalid_request,
+                        "Bad Request: " + assembled.error().message);
                 co_await out.respond(400, json_headers(), std::move(body));
                 co_return;
             }
-            credentials = std::move(assembled.credentials);
+            credentials = std::move(*assembled);
         }
         co_await post(request, out, std::move(principal), std::move(credentials));
     } else if (request.method == "DELETE") {
@@ -347,7 +343,7 @@ asio::awaitable<void> mcp_http_endpoint::handle(http_request request, http_respo
         header_list headers = json_headers();
         headers.emplace_back("Allow", "POST, DELETE");
         co_await out.respond(405, std::move(headers),
-            error_body(nullptr, protocol::error_code::invalid_request,
+            protocol::serialize_error(nullptr, protocol::error_code::invalid_request,
                 fmt::format("Method not allowed: {} {}; use POST", request.method, options_.path)));
     }
 }
@@ -358,13 +354,14 @@ asio::awaitable<void> mcp_http_endpoint::remove(
     auto const* id = request.header("mcp-session-id");
     if (!id) {
         co_await out.respond(400, json_headers(),
-            error_body(nullptr, protocol::error_code::invalid_request,
+            protocol::serialize_error(nullptr, protocol::error_code::invalid_request,
                 "Bad Request: DELETE needs the Mcp-Session-Id header"));
         co_return;
     }
     if (!sessions_.end(*id, router_, principal)) {
         co_await out.respond(404, json_headers(),
-            error_body(nullptr, protocol::error_code::invalid_request, "Session not found"));
+            protocol::serialize_error(
+                nullptr, protocol::error_code::invalid_request, "Session not found"));
         co_return;
     }
     spdlog::debug("http: session ended by DELETE from {}", request.peer);
@@ -372,24 +369,17 @@ asio::awaitable<void> mcp_http_endpoint::remove(
     co_await out.respond(200, {}, {});
 }
 
-std::variant<shttp::immediate, std::shared_ptr<protocol::tool_view const>>
-mcp_http_endpoint::view_for(http_request const& request) const
+common::checked<std::shared_ptr<protocol::tool_view const>> mcp_http_endpoint::view_for(
+    http_request const& request) const
 {
     if (options_.views == nullptr) {
         return std::shared_ptr<protocol::tool_view const>();
     }
     auto choice = read_connection_choices(request);
-    if (auto const* why = std::get_if<std::string>(&choice)) {
-        return shttp::immediate { 400,
-            error_body(nullptr, protocol::error_code::invalid_request, "Bad Request: " + *why) };
+    if (!choice) {
+        return choice.error();
     }
-    auto picked = options_.views->view_for(std::get<view_choice>(choice));
-    if (auto const* why_not = std::get_if<std::string>(&picked)) {
-        return shttp::immediate { 400,
-            error_body(
-                nullptr, protocol::error_code::invalid_request, "Bad Request: " + *why_not) };
-    }
-    return std::move(std::get<std::shared_ptr<protocol::tool_view const>>(picked));
+    return options_.views->view_for(*choice);
 }
 
 // The adapter: the rules decide (protocol/streamable_http.hpp); here are only the lookups
@@ -399,17 +389,20 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
 {
     auto const plain = post_view_of(request);
     auto checked_headers = shttp::check_post_headers(plain);
-    if (auto* answer = std::get_if<shttp::immediate>(&checked_headers)) {
-        co_await send(out, std::move(*answer));
+    if (!checked_headers) {
+        co_await send(out, std::move(checked_headers.error()));
         co_return;
     }
-    auto const accepts = std::get<shttp::accepts>(checked_headers);
+    auto const accepts = *checked_headers;
     auto picked = view_for(request);
-    if (auto* answer = std::get_if<shttp::immediate>(&picked)) {
-        co_await send(out, std::move(*answer));
+    if (!picked) {
+        shttp::immediate answer { 400,
+            protocol::serialize_error(nullptr, protocol::error_code::invalid_request,
+                "Bad Request: " + picked.error().message) };
+        co_await send(out, std::move(answer));
         co_return;
     }
-    auto view = std::move(std::get<std::shared_ptr<protocol::tool_view const>>(picked));
+    auto view = std::move(*picked);
     auto verdict = shttp::classify_post(plain, { router_.max_depth() });
     if (auto* answer = std::get_if<shttp::immediate>(&verdict)) {
         co_await send(out, std::move(*answer));
@@ -479,12 +472,12 @@ asio::awaitable<void> mcp_http_endpoint::open_session(http_request const& reques
     if (reply && reply->opened_session) {
         auto const version = conv->negotiated_version();
         auto opened = sessions_.try_open(conv, version, principal, router_);
-        if (auto const* full = std::get_if<session_registry::refusal>(&opened)) {
-            co_await refuse_session(init_id, out, sessions_, *full);
+        if (!opened) {
+            co_await refuse_session(init_id, out, sessions_, opened.error());
             co_return; // lost a race for the last place
         }
         spdlog::debug("http: initialize from {}: session opened ({})", request.peer, version);
-        headers.emplace_back("Mcp-Session-Id", std::move(std::get<std::string>(opened)));
+        headers.emplace_back("Mcp-Session-Id", std::move(*opened));
     }
     unsigned const status = reply ? reply->http_status : 500;
     std::string body;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "auth/client_auth.hpp"
+#include "common/result.hpp"
 #include "protocol/streamable_http.hpp"
 #include "server/credential_hub.hpp"
 #include "server/router.hpp"
@@ -14,7 +15,6 @@
 
 #include <atomic>
 #include <string>
-#include <variant>
 
 namespace toolgate::server {
 using auth::client_auth;
@@ -51,11 +51,11 @@ public:
         transport::http_request request, transport::http_responder& out) override;
 
 private:
-    /// Client authentication (when configured): the refusal to send (401/403/400), or
-    /// nullopt with `principal` set to the authenticated client ("" without client auth).
-    /// Not a coroutine: the common, allowed case costs no coroutine frame.
-    std::optional<client_auth::answer> authenticate(
-        transport::http_request const& request, std::string& principal) const;
+    /// Client authentication (when configured): the authenticated client ("" without client
+    /// auth), or the refusal to send (401/403/400). Not a coroutine: the common, allowed case
+    /// costs no coroutine frame.
+    boost::system::result<std::string, client_auth::answer> authenticate(
+        transport::http_request const& request) const;
     boost::asio::awaitable<void> refuse_client(
         client_auth::answer answer, transport::http_responder& out);
     boost::asio::awaitable<void> serve_metrics(
@@ -67,9 +67,9 @@ private:
     boost::asio::awaitable<void> open_session(transport::http_request const& request,
         transport::http_responder& out, protocol::message msg, std::string const& principal,
         std::shared_ptr<protocol::tool_view const> view);
-    /// The tools a POST sees (per-connection choices), or the 400 naming a bad choice.
-    std::variant<protocol::streamable_http::immediate, std::shared_ptr<protocol::tool_view const>>
-    view_for(transport::http_request const& request) const;
+    /// The tools a POST sees (per-connection choices), or what is wrong with a choice.
+    common::checked<std::shared_ptr<protocol::tool_view const>> view_for(
+        transport::http_request const& request) const;
     boost::asio::awaitable<void> remove(transport::http_request const& request,
         transport::http_responder& out, std::string principal);
 

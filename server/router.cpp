@@ -38,11 +38,6 @@ std::string log_id(json::value const& id)
     return protocol::clipped(json::serialize(id), 64);
 }
 
-std::string error_text(json::value const& id, int code, std::string message)
-{
-    return protocol::serialize_error(id, rpc_error { code, std::move(message), std::nullopt });
-}
-
 } // namespace
 
 /// What an admitted call holds until it ends: a unit of the server-wide budget, one of its
@@ -109,13 +104,13 @@ private:
     std::shared_ptr<std::atomic<std::size_t>> total_;
 };
 
-std::variant<router::call_ticket, std::string> router::admit_call(protocol::tool_call const& call,
+protocol::rpc_result<router::call_ticket> router::admit_call(protocol::tool_call const& call,
     std::shared_ptr<conversation> const& conv, std::string const& principal,
     asio::any_io_executor const& runs_on)
 {
     auto refuse = [&](int code, std::string message) {
         count_refused(call);
-        return error_text(call.id, code, std::move(message));
+        return rpc_error { code, std::move(message), std::nullopt };
     };
     if (refusing_) {
         return refuse(protocol::error_code::internal_error,
@@ -132,16 +127,16 @@ std::variant<router::call_ticket, std::string> router::admit_call(protocol::tool
     }
     call_ticket ticket;
     ticket.hold_total(inflight_total_);
-    if (auto busy = admit_principal(call.id, principal)) {
+    if (auto admitted = admit_principal(principal); !admitted) {
         count_refused(call);
-        return std::move(*busy);
+        return std::move(admitted.error());
     }
     ticket.hold_principal(*this, principal);
     if (conv) { // stdio registers calls of both eras: a cancellation names the id only
         auto key = json::serialize(call.id);
         auto registered = conv->register_call(key, runs_on, limits_.max_inflight_per_conversation);
-        if (auto const* why = std::get_if<conversation::refusal>(&registered)) {
-            return *why == conversation::refusal::duplicate_id
+        if (!registered) {
+            return registered.error() == conversation::refusal::duplicate_id
                 ? refuse(protocol::error_code::invalid_request,
                     fmt::format("Invalid Request: id {} is already in use by a call in flight",
                         protocol::clipped(key, 64)))
@@ -150,28 +145,27 @@ std::variant<router::call_ticket, std::string> router::admit_call(protocol::tool
                                 "--max-inflight-per-session); retry when one finishes",
                         limits_.max_inflight_per_conversation));
         }
-        ticket.hold_registration(
-            conv, std::move(key), std::get<std::shared_ptr<inflight_call>>(registered));
+        ticket.hold_registration(conv, std::move(key), std::move(*registered));
     }
     return ticket;
 }
 
-std::optional<std::string> router::admit_principal(
-    json::value const& id, std::string const& principal)
+protocol::rpc_result<void> router::admit_principal(std::string const& principal)
 {
     if (principal.empty()) {
-        return std::nullopt;
+        return {};
     }
     std::lock_guard lock(principals_mutex_);
     auto& count = principal_calls_[principal];
     if (count >= limits_.max_inflight_per_principal) {
-        return error_text(id, protocol::error_code::internal_error,
+        return rpc_error { protocol::error_code::internal_error,
             fmt::format("Too many calls in flight for this client ({} at once, "
                         "--max-inflight-per-principal); retry when one finishes",
-                limits_.max_inflight_per_principal));
+                limits_.max_inflight_per_principal),
+            std::nullopt };
     }
     ++count;
-    return std::nullopt;
+    return {};
 }
 
 void router::release_principal(std::string const& principal)
@@ -279,8 +273,9 @@ asio::awaitable<std::optional<std::string>> router::run_tool(
                 { "parent_id", parent_id }, { "span_id", std::string_view(span_id) } });
     }
     if (failed) {
-        co_return error_text(call.id, protocol::error_code::internal_error,
-            fmt::format("Internal error while running {}", call.tool->name));
+        co_return protocol::serialize_error(call.id,
+            rpc_error { protocol::error_code::internal_error,
+                fmt::format("Internal error while running {}", call.tool->name), std::nullopt });
     }
     co_return dispatcher_.call_reply(call, result);
 }
@@ -297,11 +292,11 @@ void router::start_call(std::shared_ptr<conversation> conv, protocol::tool_call 
     std::shared_ptr<transport::message_sink> sink)
 {
     auto admitted = admit_call(call, conv, {}, conv->strand());
-    if (auto* refusal = std::get_if<std::string>(&admitted)) {
-        sink->send(std::move(*refusal));
+    if (!admitted) {
+        sink->send(protocol::serialize_error(call.id, admitted.error()));
         return;
     }
-    auto& ticket = std::get<call_ticket>(admitted);
+    auto& ticket = *admitted;
     auto entry = ticket.entry();
     call_origin origin { conv->session_tag(), {} };
     asio::co_spawn(conv->strand(),
@@ -319,21 +314,21 @@ void router::on_text(std::shared_ptr<conversation> conv, std::string text,
     std::shared_ptr<transport::message_sink> sink)
 {
     auto parsed = protocol::parse_json(text, { limits_.max_depth });
-    if (auto const* error = std::get_if<rpc_error>(&parsed)) {
-        sink->send(protocol::serialize_error(nullptr, *error));
+    if (!parsed) {
+        sink->send(protocol::serialize_error(nullptr, parsed.error()));
         return;
     }
-    auto& doc = std::get<json::value>(parsed);
+    auto& doc = *parsed;
     if (doc.is_array()) {
         handle_batch(std::move(conv), std::move(doc.get_array()), std::move(sink));
         return;
     }
     auto classified = protocol::classify(std::move(doc));
-    if (auto const* bad = std::get_if<protocol::invalid_message>(&classified)) {
-        sink->send(protocol::serialize_error(bad->id, bad->error));
+    if (!classified) {
+        sink->send(protocol::serialize_error(classified.error().id, classified.error().error));
         return;
     }
-    auto& msg = std::get<protocol::message>(classified);
+    auto& msg = *classified;
     auto decided = decide(msg, conv.get());
     if (auto* r = std::get_if<protocol::reply>(&decided)) {
         sink->send(r->take());
@@ -399,10 +394,11 @@ asio::awaitable<std::optional<protocol::reply>> router::run_decided(protocol::to
     // would cost two posts per call, and calls of one session need no ordering among them.
     auto const here = co_await asio::this_coro::executor;
     auto admitted = admit_call(call, conv, principal, here);
-    if (auto* refusal = std::get_if<std::string>(&admitted)) {
-        co_return protocol::reply { std::move(*refusal), 200, false };
+    if (!admitted) {
+        co_return protocol::reply { protocol::serialize_error(call.id, admitted.error()), 200,
+            false };
     }
-    auto ticket = std::move(std::get<call_ticket>(admitted));
+    auto ticket = std::move(*admitted);
     call_origin origin { conv ? conv->session_tag() : std::string(), principal,
         std::move(credentials) };
     auto const entry = ticket.entry();

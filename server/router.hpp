@@ -105,10 +105,9 @@ public:
     void set_metrics(server_metrics* metrics) { metrics_ = metrics; }
     server_metrics* metrics() const { return metrics_; }
 
-    /// Counts a call against `principal`'s own limit (--max-inflight-per-principal); an error
-    /// text when it is reached. The anonymous principal ("") is never limited here.
-    std::optional<std::string> admit_principal(
-        boost::json::value const& id, std::string const& principal);
+    /// Counts a call against `principal`'s own limit (--max-inflight-per-principal); the
+    /// error to answer with when it is reached. The anonymous principal ("") is never limited.
+    protocol::rpc_result<void> admit_principal(std::string const& principal);
     /// Gives back a place taken by admit_principal.
     void release_principal(std::string const& principal);
     std::size_t max_depth() const { return limits_.max_depth; }
@@ -125,8 +124,8 @@ private:
     /// The one admission step of every call, stdio or HTTP: the server-wide limit, the
     /// principal's limit and, in a conversation, registration under the call's id (so that
     /// notifications/cancelled finds it). The ticket gives everything back when destroyed;
-    /// a refusal is the error answer to send instead.
-    std::variant<call_ticket, std::string> admit_call(protocol::tool_call const& call,
+    /// a refusal is the error to answer with instead.
+    protocol::rpc_result<call_ticket> admit_call(protocol::tool_call const& call,
         std::shared_ptr<conversation> const& conv, std::string const& principal,
         boost::asio::any_io_executor const& runs_on);
     /// Runs an admitted call: the tool, its log line and metrics. Returns the answer text (an

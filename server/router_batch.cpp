@@ -17,21 +17,22 @@ namespace json = boost::json;
 
 namespace {
 
-std::string invalid_batch(std::string message)
+protocol::rpc_error invalid_batch(std::string message)
 {
-    return protocol::serialize_error(
-        nullptr, { protocol::error_code::invalid_request, std::move(message), std::nullopt });
+    return { protocol::error_code::invalid_request, std::move(message), std::nullopt };
 }
 
-/// Why this batch may not be served, or "" when it may.
-std::string batch_refusal(conversation& conv, json::array const& batch)
+/// Whether this batch may be served: the error to answer with when it may not.
+protocol::rpc_result<void> check_batch(
+    conversation& conv, json::array const& batch, std::size_t max_messages)
 {
     if (batch.empty()) {
-        return "Invalid Request: an empty batch";
+        return invalid_batch("Invalid Request: an empty batch");
     }
     if (!conv.takes_batches()) {
-        return "Invalid Request: batches exist only in protocol revision 2025-03-26; send "
-               "one message per line";
+        return invalid_batch(
+            "Invalid Request: batches exist only in protocol revision 2025-03-26; send "
+            "one message per line");
     }
     for (auto const& element : batch) {
         auto const* obj = element.if_object();
@@ -40,12 +41,18 @@ std::string batch_refusal(conversation& conv, json::array const& batch)
         }
         auto const* method = obj->if_contains("method");
         if (method && method->is_string() && method->get_string() == protocol::names::initialize) {
-            return "Invalid Request: initialize must not be part of a batch";
+            return invalid_batch("Invalid Request: initialize must not be part of a batch");
         }
         auto const* params = obj->if_contains("params");
         if (params && params->is_object() && protocol::has_version_claim(&params->get_object())) {
-            return "Invalid Request: a 2026-07-28 request must be sent on its own, not in a batch";
+            return invalid_batch(
+                "Invalid Request: a 2026-07-28 request must be sent on its own, not in a batch");
         }
+    }
+    if (batch.size() > max_messages) {
+        return invalid_batch(fmt::format("Invalid Request: a batch holds at most {} messages "
+                                         "(this one {}); send fewer at a time",
+            max_messages, batch.size()));
     }
     return {};
 }
@@ -55,14 +62,8 @@ std::string batch_refusal(conversation& conv, json::array const& batch)
 asio::awaitable<router::batch_outcome> router::run_batch(std::shared_ptr<conversation> conv,
     json::array batch, std::shared_ptr<transport::message_sink> sink, credentials_ptr credentials)
 {
-    if (auto why = batch_refusal(*conv, batch); !why.empty()) {
-        co_return batch_outcome { invalid_batch(std::move(why)), std::nullopt };
-    }
-    if (batch.size() > limits_.max_batch_messages) {
-        co_return batch_outcome { invalid_batch(fmt::format(
-                                      "Invalid Request: a batch holds at most {} messages (this "
-                                      "one {}); send fewer at a time",
-                                      limits_.max_batch_messages, batch.size())),
+    if (auto checked = check_batch(*conv, batch, limits_.max_batch_messages); !checked) {
+        co_return batch_outcome { protocol::serialize_error(nullptr, checked.error()),
             std::nullopt };
     }
     protocol::batch_reply out;
@@ -71,10 +72,11 @@ asio::awaitable<router::batch_outcome> router::run_batch(std::shared_ptr<convers
         auto classified = protocol::classify(std::move(element));
         std::optional<protocol::reply> answer;
         json::value id;
-        if (auto* bad = std::get_if<protocol::invalid_message>(&classified)) {
-            answer = protocol::reply(protocol::serialize_error(bad->id, bad->error));
+        if (!classified) {
+            auto const& bad = classified.error();
+            answer = protocol::reply(protocol::serialize_error(bad.id, bad.error));
         } else {
-            auto& msg = std::get<protocol::message>(classified);
+            auto& msg = *classified;
             id = msg.id();
             // Named: g++ 12 mishandles braced temporaries inside a co_await operand.
             std::shared_ptr<protocol::tool_view const> const default_view;

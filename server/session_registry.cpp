@@ -71,7 +71,7 @@ std::unordered_map<std::string, session_registry::entry>::iterator session_regis
     return best;
 }
 
-std::variant<std::string, session_registry::refusal> session_registry::try_open(
+boost::system::result<std::string, session_registry::refusal> session_registry::try_open(
     std::shared_ptr<conversation> conv, std::string const& version, std::string const& principal,
     router& r)
 {

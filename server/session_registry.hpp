@@ -7,6 +7,7 @@
 #include "transport/session_token.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
+#include <boost/system/result.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -16,7 +17,6 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
-#include <variant>
 
 namespace toolgate::server {
 
@@ -40,7 +40,7 @@ public:
     /// or when `principal` (non-empty: client authentication is on) holds its own maximum
     /// (--max-sessions-per-principal) and none of its sessions is idle: an idle one (no call
     /// in flight), the least recently used, is ended to make room first (security review 7).
-    std::variant<std::string, refusal> try_open(std::shared_ptr<conversation> conv,
+    boost::system::result<std::string, refusal> try_open(std::shared_ptr<conversation> conv,
         std::string const& version, std::string const& principal, router& r);
     /// Whether one more session fits under the limits now, for `principal`.
     refusal room_for(std::string const& principal) const;

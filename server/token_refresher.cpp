@@ -1,6 +1,7 @@
 // Token renewal with one renewal in flight per toolkit (see token_refresher.hpp).
 #include "server/token_refresher.hpp"
 
+#include "common/result.hpp"
 #include "toolkits/oauth_providers.hpp"
 #include "transport/coroutine_root.hpp"
 
@@ -75,46 +76,59 @@ token_answer failed(std::string text)
     return { token_answer::kind::failed, std::move(text) };
 }
 
-/// Reads the token file on the file thread. `entries` and `modified` belong to the awaiting
-/// coroutine's frame, which is suspended until this one ends.
-asio::awaitable<void> read_file(token_file file, token_entries* entries,
-    std::optional<std::timespec>* modified, std::string* problem)
+/// The token file as read, with its modification time.
+struct stored_tokens {
+    token_entries entries;
+    std::optional<std::timespec> modified;
+};
+
+/// Reads the token file (on the file thread).
+asio::awaitable<common::checked<stored_tokens>> read_file(token_file file)
 {
     try {
-        *modified = file.modified();
-        *entries = file.load();
+        stored_tokens out;
+        out.modified = file.modified();
+        out.entries = file.load();
+        co_return out;
     } catch (std::exception const& e) {
-        *problem = e.what();
+        co_return common::problem_of(e.what());
     }
-    co_return;
 }
+
+/// A try for a toolkit's renewal lock: the lock (null when another process holds it) and,
+/// when taken, the store read under it.
+struct lock_attempt {
+    std::shared_ptr<token_lock> held;
+    common::checked<token_entries> on_disk = token_entries {};
+
+    bool busy() const { return !held && on_disk.has_value(); }
+};
 
 /// On the file thread: takes `toolkit`'s renewal lock if it is free and reads the store.
-/// `held`, `entries`, `busy` and `problem` belong to the awaiting coroutine's frame.
-asio::awaitable<void> try_lock_and_read(token_file file, std::string toolkit,
-    std::shared_ptr<token_lock>* held, token_entries* entries, bool* busy, std::string* problem)
+asio::awaitable<lock_attempt> try_lock_and_read(token_file file, std::string toolkit)
 {
+    lock_attempt out;
     try {
-        *held = file.try_renewal_lock(toolkit);
-        *busy = *held == nullptr;
-        if (*held) {
-            *entries = file.load();
+        out.held = file.try_renewal_lock(toolkit);
+        if (out.held) {
+            out.on_disk = file.load();
         }
     } catch (std::exception const& e) {
-        *problem = e.what();
+        out.on_disk = common::problem_of(e.what());
     }
-    co_return;
+    co_return out;
 }
 
-asio::awaitable<void> write_file(
-    token_file file, std::string toolkit, token_entry entry, std::string* problem)
+/// Saves `toolkit`'s entry (on the file thread).
+asio::awaitable<common::checked<void>> write_file(
+    token_file file, std::string toolkit, token_entry entry)
 {
     try {
         file.update(toolkit, entry);
+        co_return common::checked<void> {};
     } catch (std::exception const& e) {
-        *problem = e.what();
+        co_return common::problem_of(e.what());
     }
-    co_return;
 }
 
 bool same_time(std::optional<std::timespec> const& a, std::optional<std::timespec> const& b)
@@ -220,21 +234,17 @@ asio::awaitable<bool> token_refresher::reload_if_changed()
         }
         state_->last_check = now;
     }
-    token_entries entries;
-    std::optional<std::timespec> modified;
-    std::string problem;
-    co_await asio::co_spawn(
-        state_->files, read_file(file_, &entries, &modified, &problem), asio::use_awaitable);
-    if (!problem.empty()) {
-        spdlog::warn("token store not reread: {}", problem);
+    auto stored = co_await asio::co_spawn(state_->files, read_file(file_), asio::use_awaitable);
+    if (!stored) {
+        spdlog::warn("token store not reread: {}", stored.error().message);
         co_return false;
     }
     std::lock_guard lock(state_->mutex);
-    if (same_time(modified, state_->seen_modified)) {
+    if (same_time(stored->modified, state_->seen_modified)) {
         co_return false;
     }
-    state_->seen_modified = modified;
-    state_->entries = std::move(entries);
+    state_->seen_modified = stored->modified;
+    state_->entries = std::move(stored->entries);
     state_->refused.clear();
     spdlog::info("token store {} changed on disk: reread", file_.path());
     co_return true;
@@ -348,12 +358,11 @@ void token_refresher::publish(
 
 asio::awaitable<void> token_refresher::save(std::string toolkit, token_entry entry)
 {
-    std::string problem;
-    co_await asio::co_spawn(
-        state_->files, write_file(file_, toolkit, entry, &problem), asio::use_awaitable);
-    if (!problem.empty()) {
+    auto saved = co_await asio::co_spawn(
+        state_->files, write_file(file_, toolkit, entry), asio::use_awaitable);
+    if (!saved) {
         // The new tokens still serve this process; a restart would need a new sign-in.
-        spdlog::error("{}: renewed tokens not saved: {}", toolkit, problem);
+        spdlog::error("{}: renewed tokens not saved: {}", toolkit, saved.error().message);
         co_return;
     }
     auto const modified = file_.modified();
@@ -367,31 +376,27 @@ asio::awaitable<token_answer> token_refresher::renewal(std::string toolkit, toke
     // have renewed already, or be renewing now: wait for its renewal lock, then reread the
     // store under it. Spending a refresh token another process has spent would earn
     // invalid_grant (the storage platform's are single-use; the accounting platform's rotate).
-    std::shared_ptr<token_lock> held;
-    token_entries on_disk;
-    std::string problem;
+    lock_attempt attempt;
     asio::steady_timer pause(co_await asio::this_coro::executor);
     auto const give_up = std::chrono::steady_clock::now() + std::chrono::seconds(70);
     for (;;) {
-        bool busy = false;
-        co_await asio::co_spawn(state_->files,
-            try_lock_and_read(file_, toolkit, &held, &on_disk, &busy, &problem),
-            asio::use_awaitable);
-        if (!busy || std::chrono::steady_clock::now() >= give_up) {
+        attempt = co_await asio::co_spawn(
+            state_->files, try_lock_and_read(file_, toolkit), asio::use_awaitable);
+        if (!attempt.busy() || std::chrono::steady_clock::now() >= give_up) {
             break;
         }
         pause.expires_after(std::chrono::milliseconds(50));
         co_await pause.async_wait(asio::as_tuple(asio::use_awaitable));
     }
-    if (!problem.empty()) {
-        spdlog::warn(
-            "{}: the token store could not be reread before renewing: {}", toolkit, problem);
-    } else if (!held) {
+    if (!attempt.on_disk) {
+        spdlog::warn("{}: the token store could not be reread before renewing: {}", toolkit,
+            attempt.on_disk.error().message);
+    } else if (!attempt.held) {
         spdlog::warn("{}: another process has held the token store's renewal lock for 70 s; "
                      "renewing anyway",
             toolkit);
-    } else if (auto it = on_disk.find(toolkit);
-               it != on_disk.end() && it->second != entry && !it->second.access_token.empty()) {
+    } else if (auto it = attempt.on_disk->find(toolkit); it != attempt.on_disk->end()
+               && it->second != entry && !it->second.access_token.empty()) {
         auto const& theirs = it->second;
         if (theirs.expires_at == 0 || now_() < theirs.expires_at - renew_margin(theirs)) {
             spdlog::info("{}: using the access token another process renewed", toolkit);

@@ -197,7 +197,7 @@ std::shared_ptr<protocol::tool_view const> tool_views::build(std::vector<bool> c
     return view;
 }
 
-std::variant<std::shared_ptr<protocol::tool_view const>, std::string> tool_views::view_for(
+common::checked<std::shared_ptr<protocol::tool_view const>> tool_views::view_for(
     view_choice const& choice)
 {
     if (choice.empty()) {
@@ -226,8 +226,8 @@ std::variant<std::shared_ptr<protocol::tool_view const>, std::string> tool_views
             name.resize(name.size() - toolkits::read_suffix.size());
         }
         if (!served_kits.contains(name)) {
-            return fmt::format("toolkit `{}` is not served here (served: {})",
-                protocol::clipped(name), fmt::join(served_kits, ", "));
+            return common::problem_of(fmt::format("toolkit `{}` is not served here (served: {})",
+                protocol::clipped(name), fmt::join(served_kits, ", ")));
         }
         (read ? reads : whole).insert(name);
     }
@@ -256,12 +256,12 @@ std::variant<std::shared_ptr<protocol::tool_view const>, std::string> tool_views
         bool const any = std::any_of(tools.begin(), tools.begin() + std::ptrdiff_t(catalogue),
             [&](auto const& tool) { return glob_matches(g, tool); });
         if (!any) {
-            return fmt::format(
-                "tool pattern `{}` matches no tool served here", protocol::clipped(g));
+            return common::problem_of(
+                fmt::format("tool pattern `{}` matches no tool served here", protocol::clipped(g)));
         }
     }
     if (left == 0) {
-        return std::string("these choices leave no tool to serve");
+        return common::problem_of("these choices leave no tool to serve");
     }
     auto view = build(
         std::move(callable), choice.mode.value_or(settings_.mode), read_only, true, nullptr);

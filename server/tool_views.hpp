@@ -5,6 +5,7 @@
 // first use and kept.
 #pragma once
 
+#include "common/result.hpp"
 #include "protocol/server_identity.hpp"
 #include "protocol/tool_pages.hpp"
 #include "protocol/tool_view.hpp"
@@ -15,7 +16,6 @@
 #include <mutex>
 #include <optional>
 #include <string>
-#include <variant>
 #include <vector>
 
 namespace toolgate::server {
@@ -57,8 +57,7 @@ public:
     std::shared_ptr<protocol::tool_view const> const& default_view() const { return default_; }
     /// The view for a connection's choices, or why they cannot be served (an unknown or
     /// unserved toolkit, a pattern matching no served tool, nothing left to serve).
-    std::variant<std::shared_ptr<protocol::tool_view const>, std::string> view_for(
-        view_choice const& choice);
+    common::checked<std::shared_ptr<protocol::tool_view const>> view_for(view_choice const& choice);
 
     /// The mode in force for the server's own settings, and why ("discovery: 1150 tools, more
     /// than --max-listed-tools 40"), for the banner.

@@ -15,10 +15,10 @@ namespace {
 
 namespace urls = boost::urls;
 
-config_error bad(std::string_view toolkit, std::string_view why)
+common::problem bad(std::string_view toolkit, std::string_view why)
 {
-    return config_error { "base URL override for " + std::string(toolkit) + ": "
-        + std::string(why) };
+    return common::problem_of(
+        "base URL override for " + std::string(toolkit) + ": " + std::string(why));
 }
 
 /// True when `url` starts with `base` and the rest begins a new path segment or the query:
@@ -34,13 +34,12 @@ bool starts_with_base(std::string_view url, std::string_view base)
 
 } // namespace
 
-boost::system::result<base_url_override, config_error> make_base_url_override(
+common::checked<base_url_override> make_base_url_override(
     std::string_view toolkit, std::string_view url)
 {
     if (toolkit.empty()) {
-        return config_error {
-            "base URL override: the toolkit name is empty (expected Toolkit=URL)"
-        };
+        return common::problem_of(
+            "base URL override: the toolkit name is empty (expected Toolkit=URL)");
     }
     auto parsed = urls::parse_absolute_uri(url);
     if (!parsed) {
@@ -68,13 +67,13 @@ boost::system::result<base_url_override, config_error> make_base_url_override(
     return base_url_override { std::string(toolkit), std::move(normalised) };
 }
 
-boost::system::result<base_url_override, config_error> parse_base_url_override(
+common::checked<base_url_override> parse_base_url_override(
     std::string_view text, std::span<const std::string_view> known_toolkits)
 {
     auto const eq = text.find('=');
     if (eq == std::string_view::npos) {
-        return config_error { "base URL override: expected Toolkit=URL (e.g. "
-                              "StoreApi=https://127.0.0.1:8443/prefix), got no '='" };
+        return common::problem_of("base URL override: expected Toolkit=URL (e.g. "
+                                  "StoreApi=https://127.0.0.1:8443/prefix), got no '='");
     }
     std::string_view toolkit = text.substr(0, eq);
     if (!known_toolkits.empty() && !toolkit.empty()) {
@@ -86,8 +85,8 @@ boost::system::result<base_url_override, config_error> parse_base_url_override(
                 names += names.empty() ? "" : ", ";
                 names += k;
             }
-            return config_error { "base URL override: unknown toolkit `" + std::string(toolkit)
-                + "` (known: " + names + ")" };
+            return common::problem_of("base URL override: unknown toolkit `" + std::string(toolkit)
+                + "` (known: " + names + ")");
         }
         toolkit = *it;
     }

@@ -3,17 +3,14 @@
 // server). The override replaces whichever of the toolkit's base URLs a tool's URL starts with.
 #pragma once
 
+#include "common/result.hpp"
 #include "toolkits/tool_error.hpp"
 #include "toolkits/tool_spec.hpp"
-
-#include <boost/assert/source_location.hpp>
-#include <boost/system/result.hpp>
 
 #include <functional>
 #include <map>
 #include <optional>
 #include <span>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -26,26 +23,15 @@ struct base_url_override {
     std::string url;
 };
 
-/// Bad start-up configuration; the server prints the message and exits with code 2.
-struct config_error {
-    std::string message;
-};
-
-[[noreturn]] inline void throw_exception_from_error(
-    config_error const& error, boost::source_location const&)
-{
-    throw std::invalid_argument(error.message);
-}
-
 /// Parses `Toolkit=URL` (the `--base-url` flag's value). When `known_toolkits` is not empty,
 /// the toolkit must be one of them (matched ignoring case; the result carries the canonical
 /// spelling). Error messages name the toolkit and the problem, never echo the URL (it might
 /// carry a password).
-boost::system::result<base_url_override, config_error> parse_base_url_override(
+common::checked<base_url_override> parse_base_url_override(
     std::string_view text, std::span<const std::string_view> known_toolkits = {});
 
 /// Validates and normalises a URL given for `toolkit` (e.g. from `TOOLGATE_BASE_URL_STOREAPI`).
-boost::system::result<base_url_override, config_error> make_base_url_override(
+common::checked<base_url_override> make_base_url_override(
     std::string_view toolkit, std::string_view url);
 
 /// "scheme://host:port" of an absolute http(s) URL, host in lower case and the port explicit:

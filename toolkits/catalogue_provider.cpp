@@ -65,9 +65,10 @@ boost::asio::awaitable<protocol::call_result> catalogue_provider::call(
     if (!ref) {
         co_return protocol::call_result::error("tool `" + tool.name + "` is not served");
     }
-    if (auto problem = validate_arguments(*ref->toolkit, *ref->tool, arguments)) {
-        report_refusal(context, *ref->toolkit, *ref->tool, *problem);
-        co_return protocol::call_result::error(std::move(*problem));
+    if (auto valid = validate_arguments(*ref->toolkit, *ref->tool, arguments); !valid) {
+        auto problem = valid.error().message;
+        report_refusal(context, *ref->toolkit, *ref->tool, problem);
+        co_return protocol::call_result::error(std::move(problem));
     }
     normalise_integers(*ref->tool, arguments);
     co_return co_await executor_.execute(*ref->toolkit, *ref->tool, std::move(arguments), context);

@@ -322,22 +322,23 @@ tool_result<std::string> fill_path(std::string_view url, tool_spec const& tool,
 
 /// A parsed `request_body` checked against the tool's body schema: a JSON object unless the
 /// schema asks for an array, with every field as the schema says (security review 17).
-std::optional<std::string> check_body_against_schema(
+tool_result<void> check_body_against_schema(
     tool_spec const& tool, param_spec const& p, std::string_view text)
 {
     boost::system::error_code ec;
     auto value = json::parse(text, ec);
     if (ec) {
-        return std::nullopt; // check_request_body has already said what is wrong
+        return {}; // check_request_body has already said what is wrong
     }
     if (tool.request_body_schema.empty()) {
-        return value.is_object() ? std::nullopt
-                                 : std::optional<std::string>("argument `" + std::string(p.name)
-                                     + "` must be a JSON object");
+        if (!value.is_object()) {
+            return refuse("argument `" + std::string(p.name) + "` must be a JSON object");
+        }
+        return {};
     }
     if (schema_wants_array(tool.request_body_schema) ? !value.is_array() : !value.is_object()) {
-        return "argument `" + std::string(p.name) + "` must be a JSON "
-            + (schema_wants_array(tool.request_body_schema) ? "array" : "object");
+        return refuse("argument `" + std::string(p.name) + "` must be a JSON "
+            + (schema_wants_array(tool.request_body_schema) ? "array" : "object"));
     }
     return check_against_schema(p.name, tool.request_body_schema, value);
 }
@@ -362,8 +363,8 @@ tool_result<void> check_m_tool(
             if (!checked) {
                 return checked.error();
             }
-            if (auto problem = check_body_against_schema(tool, p, *checked)) {
-                return refuse(std::move(*problem)
+            if (auto conforms = check_body_against_schema(tool, p, *checked); !conforms) {
+                return refuse(std::move(conforms.error().message)
                     + " (call with mode `get_request_schema` for the schema); nothing "
                       "was sent");
             }

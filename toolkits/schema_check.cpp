@@ -110,18 +110,18 @@ std::string pointer_of(std::vector<std::string> const& context)
 
 } // namespace
 
-std::optional<std::string> check_against_schema(
+tool_result<void> check_against_schema(
     std::string_view argument, std::string_view schema, json::value const& value)
 {
     auto const& c = compiled_for(schema);
     if (!c.schema) {
-        return std::nullopt;
+        return {};
     }
     valijson::Validator validator(valijson::Validator::kStrongTypes);
     valijson::ValidationResults results;
     valijson::adapters::BoostJsonAdapter target(value);
     if (validator.validate(*c.schema, target, &results)) {
-        return std::nullopt;
+        return {};
     }
     // The deepest error is the most specific one (oneOf reports every branch first).
     valijson::ValidationResults::Error error;
@@ -139,7 +139,7 @@ std::optional<std::string> check_against_schema(
     if (any) {
         message += " at " + pointer_of(deepest.context) + ": " + deepest.description;
     }
-    return message;
+    return refuse(std::move(message));
 }
 
 json::value const& parsed_schema(std::string_view schema)

@@ -3,6 +3,8 @@
 // valijson does the checking (draft 7, which covers every keyword our catalogue's schemas use).
 #pragma once
 
+#include "toolkits/tool_error.hpp"
+
 #include <boost/json/value.hpp>
 
 #include <optional>
@@ -12,11 +14,11 @@
 namespace toolgate::toolkits {
 
 /// Checks `value` against the serialised JSON Schema `schema` (text with static storage: a
-/// catalogue entry; its compiled form is cached by address). Returns nullopt when it conforms,
+/// catalogue entry; its compiled form is cached by address). Returns nothing when it conforms,
 /// otherwise what is wrong, naming where ("at /gitSource/type: ..."), for the argument named
 /// `argument`. A schema that cannot be compiled is not checked (the catalogue test makes sure
 /// every one can).
-std::optional<std::string> check_against_schema(
+tool_result<void> check_against_schema(
     std::string_view argument, std::string_view schema, boost::json::value const& value);
 
 /// The schema text parsed (cached by address, like the compiled form); null when it does not

@@ -19,7 +19,7 @@ namespace json = boost::json;
 
 namespace {
 
-using result = std::optional<std::string>;
+using result = tool_result<void>;
 using protocol::suggest_names;
 
 std::string_view type_name(json_type t)
@@ -120,33 +120,34 @@ result check_string(param_spec const& p, std::string_view s)
             allowed += (allowed.empty() ? "" : ", ") + std::string(e);
         }
         if (!ok) {
-            return arg(p.name) + ": expected one of " + allowed + ", got `" + std::string(s) + "`";
+            return refuse(
+                arg(p.name) + ": expected one of " + allowed + ", got `" + std::string(s) + "`");
         }
     }
     auto n = code_points(s);
     if (p.max_length && n > p.max_length) {
-        return arg(p.name) + ": at most " + std::to_string(p.max_length) + " characters, got "
-            + std::to_string(n);
+        return refuse(arg(p.name) + ": at most " + std::to_string(p.max_length)
+            + " characters, got " + std::to_string(n));
     }
     if (p.min_length && n < p.min_length) {
-        return arg(p.name) + ": at least " + std::to_string(p.min_length) + " characters";
+        return refuse(arg(p.name) + ": at least " + std::to_string(p.min_length) + " characters");
     }
     if (!has_format(p.format, s)) {
         static constexpr std::string_view expected[]
             = { "", "a date YYYY-MM-DD", "a URL starting with http:// or https://",
                   "lowercase letters, digits, `_` and `-` only", "no leading or trailing spaces",
                   "a year YYYY", "a time YYYY-MM-DDTHH:MM:SSZ", "an ISO 8601 date or date-time" };
-        return arg(p.name) + ": expected "
-            + std::string(expected[static_cast<std::size_t>(p.format)]);
+        return refuse(arg(p.name) + ": expected "
+            + std::string(expected[static_cast<std::size_t>(p.format)]));
     }
-    return std::nullopt;
+    return {};
 }
 
 result check_value(param_spec const& p, json::value const& v)
 {
     if (!has_type(v, p.type)) {
-        return arg(p.name) + ": expected " + std::string(type_name(p.type)) + ", got "
-            + std::string(kind_of(v));
+        return refuse(arg(p.name) + ": expected " + std::string(type_name(p.type)) + ", got "
+            + std::string(kind_of(v)));
     }
     if (v.is_string()) {
         return check_string(p, v.as_string());
@@ -158,20 +159,20 @@ result check_value(param_spec const& p, json::value const& v)
                 ? "between " + format_text(p.minimum) + " and " + format_text(p.maximum)
                 : p.has_minimum ? "at least " + format_text(p.minimum)
                                 : "at most " + format_text(p.maximum);
-            return arg(p.name) + ": expected a value " + range + ", got " + format_text(d);
+            return refuse(arg(p.name) + ": expected a value " + range + ", got " + format_text(d));
         }
     }
     if (v.is_array()) {
         std::size_t i = 0;
         for (auto const& item : v.as_array()) {
             if (!has_type(item, p.item_type)) {
-                return arg(p.name) + ": item " + std::to_string(i) + ": expected "
-                    + std::string(type_name(p.item_type)) + ", got " + std::string(kind_of(item));
+                return refuse(arg(p.name) + ": item " + std::to_string(i) + ": expected "
+                    + std::string(type_name(p.item_type)) + ", got " + std::string(kind_of(item)));
             }
             ++i;
         }
     }
-    return std::nullopt;
+    return {};
 }
 
 result unknown_argument(tool_spec const& tool, std::string_view name)
@@ -187,7 +188,7 @@ result unknown_argument(tool_spec const& tool, std::string_view name)
     } else if (names.empty()) {
         msg += "; this tool takes no arguments";
     }
-    return msg;
+    return refuse(msg);
 }
 
 bool executing(json::object const& args)
@@ -258,7 +259,7 @@ bool is_credential_header(
     return false;
 }
 
-std::optional<std::string> validate_arguments(
+tool_result<void> validate_arguments(
     toolkit_spec const& toolkit, tool_spec const& tool, json::object const& arguments)
 {
     for (auto const& [name, value] : arguments) {
@@ -276,31 +277,31 @@ std::optional<std::string> validate_arguments(
         bool absent = !v || v->is_null();
         if (absent) {
             if (p.required && !is_credential_header(toolkit, tool, p)) {
-                return "missing required " + arg(p.name) + " (" + std::string(type_name(p.type))
-                    + ")";
+                return refuse("missing required " + arg(p.name) + " ("
+                    + std::string(type_name(p.type)) + ")");
             }
             if (execute && p.required_when_executing) {
-                return "missing " + arg(p.name) + ": required when mode is execute";
+                return refuse("missing " + arg(p.name) + ": required when mode is execute");
             }
             continue;
         }
-        if (auto problem = check_value(p, *v)) {
-            return problem;
+        if (auto checked = check_value(p, *v); !checked) {
+            return checked;
         }
         if (!p.schema.empty()) {
-            if (auto problem = check_against_schema(p.name, p.schema, *v)) {
-                return problem;
+            if (auto checked = check_against_schema(p.name, p.schema, *v); !checked) {
+                return checked;
             }
         }
     }
     for (auto const& rule : tool_rules()) {
         if (rule.toolkit == toolkit.name && (rule.tool == "*" || rule.tool == tool.name)) {
-            if (auto problem = rule.check(tool, arguments)) {
-                return problem;
+            if (auto checked = rule.check(tool, arguments); !checked) {
+                return checked;
             }
         }
     }
-    return std::nullopt;
+    return {};
 }
 
 namespace {

@@ -4,6 +4,7 @@
 // and what was expected (STYLE §4).
 #pragma once
 
+#include "toolkits/tool_error.hpp"
 #include "toolkits/tool_spec.hpp"
 
 #include <boost/json/object.hpp>
@@ -15,9 +16,9 @@
 
 namespace toolgate::toolkits {
 
-/// Checks `arguments` for a call of `tool`. Returns the first problem as a message, or
-/// nullopt when the call may go ahead. A `null` value counts as an absent argument.
-std::optional<std::string> validate_arguments(
+/// Checks `arguments` for a call of `tool`: nothing when the call may go ahead, else the first
+/// problem. A `null` value counts as an absent argument.
+tool_result<void> validate_arguments(
     toolkit_spec const& toolkit, tool_spec const& tool, boost::json::object const& arguments);
 
 /// Whether `param` is a header argument carrying the same header as one of the toolkit's own
@@ -39,7 +40,7 @@ struct tool_rule {
     std::string_view name; ///< stable name, used in tests and docs
     std::string_view toolkit;
     std::string_view tool; ///< a tool name, or "*" for every tool of the toolkit
-    std::optional<std::string> (*check)(tool_spec const& tool, boost::json::object const& args);
+    tool_result<void> (*check)(tool_spec const& tool, boost::json::object const& args);
 };
 
 /// The table of per-tool rules (toolkits/validate_rules.cpp).

@@ -13,7 +13,7 @@ namespace json = boost::json;
 
 namespace {
 
-using result = std::optional<std::string>;
+using result = tool_result<void>;
 
 bool given(json::object const& args, std::string_view name)
 {
@@ -56,19 +56,20 @@ result marker_excludes_offset(tool_spec const& tool, json::object const& args)
         }
     }
     if (marker.empty() || offset.empty()) {
-        return std::nullopt;
+        return {};
     }
-    return arg(marker) + " and " + arg(offset)
-        + " exclude each other: use marker pagination or offset pagination, not both";
+    return refuse(arg(marker) + " and " + arg(offset)
+        + " exclude each other: use marker pagination or offset pagination, not both");
 }
 
 /// Doc 3, ListDataObjects: query_start_index "cannot be combined with threshold_uuid_after".
 result start_index_excludes_after(tool_spec const&, json::object const& args)
 {
     if (given(args, "query_start_index") && given(args, "threshold_uuid_after")) {
-        return arg("query_start_index") + " cannot be combined with " + arg("threshold_uuid_after");
+        return refuse(
+            arg("query_start_index") + " cannot be combined with " + arg("threshold_uuid_after"));
     }
-    return std::nullopt;
+    return {};
 }
 
 /// Doc 1, RetrieveFolderItems: sorting is "unsupported with marker pagination on the root".
@@ -77,19 +78,19 @@ result root_sort_with_marker(tool_spec const&, json::object const& args)
     bool marker
         = given(args, "pagination_start_marker") || is_true(args, "use_marker_based_pagination");
     if (is_root(args, "folder_identifier") && marker && given(args, "sort_attribute")) {
-        return arg("sort_attribute")
-            + ": sorting is not supported with marker pagination on the root folder `0`";
+        return refuse(arg("sort_attribute")
+            + ": sorting is not supported with marker pagination on the root folder `0`");
     }
-    return std::nullopt;
+    return {};
 }
 
 /// Doc 1, GetFolderDetails: secondary_sort_attribute is "unsupported for the root folder".
 result root_secondary_sort(tool_spec const&, json::object const& args)
 {
     if (is_root(args, "folder_unique_identifier") && given(args, "secondary_sort_attribute")) {
-        return arg("secondary_sort_attribute") + ": not supported for the root folder `0`";
+        return refuse(arg("secondary_sort_attribute") + ": not supported for the root folder `0`");
     }
-    return std::nullopt;
+    return {};
 }
 
 /// Doc 1: "(not the root)" / "(root `0` not allowed)" on these folder parameters.
@@ -97,10 +98,11 @@ result not_root_folder(tool_spec const&, json::object const& args)
 {
     for (std::string_view name : { "folder_identifier", "target_folder_id" }) {
         if (is_root(args, name)) {
-            return arg(name) + ": the root folder `0` is not allowed here; give another folder";
+            return refuse(
+                arg(name) + ": the root folder `0` is not allowed here; give another folder");
         }
     }
-    return std::nullopt;
+    return {};
 }
 
 /// Doc 1, rule 1: AuthorizeUserToolAccess "needs user_id when authorization is by API key",
@@ -108,9 +110,10 @@ result not_root_folder(tool_spec const&, json::object const& args)
 result user_id_with_api_key(tool_spec const&, json::object const& args)
 {
     if (!given(args, "user_id")) {
-        return arg("user_id") + ": required, because toolgate authorizes with the engine's API key";
+        return refuse(
+            arg("user_id") + ": required, because toolgate authorizes with the engine's API key");
     }
-    return std::nullopt;
+    return {};
 }
 
 /// Doc 1, Limits: thumbnail height at most 256 for png (320 for jpg, in the schema).
@@ -118,15 +121,15 @@ result png_thumbnail_height(tool_spec const&, json::object const& args)
 {
     auto const* fmt = args.if_contains("thumbnail_file_format");
     if (!fmt || !fmt->is_string() || fmt->as_string() != "png") {
-        return std::nullopt;
+        return {};
     }
     for (std::string_view name : { "minimum_thumbnail_height", "maximum_thumbnail_height" }) {
         auto const* v = args.if_contains(name);
         if (v && v->is_number() && v->to_number<double>() > 256) {
-            return arg(name) + ": at most 256 for png thumbnails";
+            return refuse(arg(name) + ": at most 256 for png thumbnails");
         }
     }
-    return std::nullopt;
+    return {};
 }
 
 /// Doc 2, ListAssets: entries_per_page is "not applicable with search or filter".
@@ -134,10 +137,10 @@ result page_size_without_search(tool_spec const&, json::object const& args)
 {
     for (std::string_view name : { "search_query", "asset_filter_query" }) {
         if (given(args, "entries_per_page") && given(args, name)) {
-            return arg("entries_per_page") + " cannot be combined with " + arg(name);
+            return refuse(arg("entries_per_page") + " cannot be combined with " + arg(name));
         }
     }
-    return std::nullopt;
+    return {};
 }
 
 constexpr std::array rules {

@@ -420,11 +420,11 @@ asio::awaitable<outbound_result> send_with_redirects(
     state_ptr st, outbound_request request, steady_clock::time_point deadline)
 {
     co_await asio::this_coro::throw_if_cancelled(false);
-    if (auto problem = header_problem(request.headers)) {
+    if (auto sendable = check_sendable_headers(request.headers); !sendable) {
         // Refused before a connection is taken or opened (security review 1).
         note_failure(*st, request, outbound_failure::bad_url);
-        co_return failed(
-            outbound_failure::bad_url, fmt::format("{}: {}", request.method, std::move(*problem)));
+        co_return failed(outbound_failure::bad_url,
+            fmt::format("{}: {}", request.method, sendable.error().message));
     }
     std::string first_origin;
     for (int redirects = 0;; ++redirects) {

@@ -170,7 +170,7 @@ bool is_redirect_status(unsigned status)
     return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
 }
 
-std::optional<std::string> header_problem(header_list const& headers)
+common::checked<void> check_sendable_headers(header_list const& headers)
 {
     constexpr std::size_t max_name = 256;
     constexpr std::size_t max_value = 32 * 1024;
@@ -188,20 +188,21 @@ std::optional<std::string> header_problem(header_list const& headers)
                 || std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
         });
         if (!token || name.size() > max_name) {
-            return "a header name is empty, over 256 bytes or not an HTTP token; request not sent";
+            return common::problem_of(
+                "a header name is empty, over 256 bytes or not an HTTP token; request not sent");
         }
         if (control(value)) {
-            return "header `" + name
-                + "` holds a control character (a line break or similar); request not sent";
+            return common::problem_of("header `" + name
+                + "` holds a control character (a line break or similar); request not sent");
         }
         total += name.size() + value.size() + 4;
         if (value.size() > max_value || total > max_total) {
-            return "header `" + name
+            return common::problem_of("header `" + name
                 + "` makes the request's headers too large (32768 bytes at "
-                  "most per value, 61440 in all); request not sent";
+                  "most per value, 61440 in all); request not sent");
         }
     }
-    return std::nullopt;
+    return {};
 }
 
 bool has_idempotency_key(header_list const& headers)

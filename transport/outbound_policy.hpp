@@ -3,6 +3,7 @@
 // No I/O here, so every rule is unit-tested from plain strings (test_outbound_policy.cpp).
 #pragma once
 
+#include "common/result.hpp"
 #include "transport/outbound.hpp"
 
 #include <boost/system/result.hpp>
@@ -51,11 +52,11 @@ std::chrono::milliseconds backoff_delay(int retry);
 /// 301, 302, 303, 307, 308.
 bool is_redirect_status(unsigned status);
 
-/// Why `headers` cannot be sent, or nullopt: a name that is empty, over 256 bytes or not a
+/// Whether `headers` can be sent, else why not: a name that is empty, over 256 bytes or not a
 /// token; a value holding a control character (CR, LF, NUL and the rest, which could forge
 /// headers); a value over 32 KiB, or more than 60 KiB in all (Beast would throw past 64 KiB
 /// a field, after a pool slot was taken: security review 1).
-std::optional<std::string> header_problem(header_list const& headers);
+common::checked<void> check_sendable_headers(header_list const& headers);
 
 /// Whether an `Idempotency-Key` header (any case) is among `headers`: the platform then
 /// recognises a repeated request, so it may be re-sent.

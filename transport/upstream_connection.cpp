@@ -135,13 +135,13 @@ asio::awaitable<step_outcome> open_tunnel(upstream_connection::impl& s, open_par
     co_return step_outcome {};
 }
 
-/// Copies the request into a Beast message. Headers that header_problem() refuses (control
-/// characters: header injection; sizes Beast would throw on) are refused here too, without
-/// throwing, should a caller have skipped the check. Returns the refusal reason, or "".
-std::string build_message(http::request<http::string_body>& req, exchange_params& p)
+/// Copies the request into a Beast message. Headers that check_sendable_headers() refuses
+/// (control characters: header injection; sizes Beast would throw on) are refused here too,
+/// without throwing, should a caller have skipped the check.
+common::checked<void> build_message(http::request<http::string_body>& req, exchange_params& p)
 {
-    if (auto problem = header_problem(p.headers)) {
-        return std::move(*problem);
+    if (auto sendable = check_sendable_headers(p.headers); !sendable) {
+        return sendable;
     }
     auto const verb = http::string_to_verb(p.method);
     if (verb == http::verb::unknown) {
@@ -306,8 +306,8 @@ asio::awaitable<step_outcome> exchange(std::shared_ptr<upstream_connection> conn
     auto const cs = co_await asio::this_coro::cancellation_state;
     auto& s = conn->state();
     http::request<http::string_body> request;
-    if (auto refusal = build_message(request, p); !refusal.empty()) {
-        co_return failed(outbound_failure::bad_url, std::move(refusal));
+    if (auto built = build_message(request, p); !built) {
+        co_return failed(outbound_failure::bad_url, std::move(built.error().message));
     }
 
     s.lowest().expires_at(p.deadline);

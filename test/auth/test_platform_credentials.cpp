@@ -502,20 +502,20 @@ TEST_CASE("each request's credentials: headers, then the principal's, then the s
         credential_hub hub(s, client);
         CHECK(hub.multi_user());
         auto alice = hub.for_request("static:alice", {});
-        REQUIRE(alice.refusal.empty());
-        REQUIRE(alice.credentials);
-        CHECK(alice.credentials->secrets->find("DEPLOY_ACCESS_TOKEN") == "zq-alice-S3CR3T");
-        CHECK_FALSE(alice.credentials->secrets->find("KANBAN_TOKEN").has_value());
-        CHECK(alice.credentials->tokens == nullptr);
+        REQUIRE(alice.has_value());
+        REQUIRE(*alice);
+        CHECK(alice.value()->secrets->find("DEPLOY_ACCESS_TOKEN") == "zq-alice-S3CR3T");
+        CHECK_FALSE(alice.value()->secrets->find("KANBAN_TOKEN").has_value());
+        CHECK(alice.value()->tokens == nullptr);
         auto with_header = hub.for_request("static:alice", headers("zq-header-S3CR3T"));
-        CHECK(with_header.credentials->secrets->find("DEPLOY_ACCESS_TOKEN") == "zq-header-S3CR3T");
+        CHECK(with_header.value()->secrets->find("DEPLOY_ACCESS_TOKEN") == "zq-header-S3CR3T");
         // Hyphens stand for underscores (proxies drop header names with underscores).
         auto hyphens = hub.for_request(
             "jwt:carol", { { "toolgate-secret-deploy-access-token", "zq-carol-S3CR3T" } });
-        CHECK(hyphens.credentials->secrets->find("DEPLOY_ACCESS_TOKEN") == "zq-carol-S3CR3T");
+        CHECK(hyphens.value()->secrets->find("DEPLOY_ACCESS_TOKEN") == "zq-carol-S3CR3T");
         auto stranger = hub.for_request("jwt:mallory", {});
-        CHECK_FALSE(stranger.credentials->secrets->find("DEPLOY_ACCESS_TOKEN").has_value());
-        CHECK(stranger.credentials->secrets->missing_hint(false).find("Toolgate-Secret")
+        CHECK_FALSE(stranger.value()->secrets->find("DEPLOY_ACCESS_TOKEN").has_value());
+        CHECK(stranger.value()->secrets->missing_hint(false).find("Toolgate-Secret")
             != std::string::npos);
         // The server's own (single-user) source still has the file's value.
         CHECK(hub.server_secrets()->find("DEPLOY_ACCESS_TOKEN") == "zq-server-S3CR3T");
@@ -525,27 +525,28 @@ TEST_CASE("each request's credentials: headers, then the principal's, then the s
         s.shared = true;
         credential_hub hub(s, client);
         auto bob = hub.for_request("jwt:bob", {});
-        CHECK(bob.credentials->secrets->find("KANBAN_TOKEN") == "b");
-        CHECK(bob.credentials->secrets->find("DEPLOY_ACCESS_TOKEN") == "zq-server-S3CR3T");
-        CHECK(bob.credentials->tokens == hub.tokens());
+        CHECK(bob.value()->secrets->find("KANBAN_TOKEN") == "b");
+        CHECK(bob.value()->secrets->find("DEPLOY_ACCESS_TOKEN") == "zq-server-S3CR3T");
+        CHECK(bob.value()->tokens == hub.tokens());
     }
     SECTION("refusals never echo a value")
     {
         credential_hub hub(s, client);
         auto unknown = hub.for_request("jwt:bob", { { "toolgate-secret-zq_S3CR3T", "v" } });
-        CHECK(unknown.refusal.find("names no variable") != std::string::npos);
-        CHECK(unknown.refusal.find("S3CR3T") == std::string::npos);
-        CHECK(hub.for_request("jwt:bob", headers("")).refusal.find("empty") != std::string::npos);
+        CHECK(unknown.error().message.find("names no variable") != std::string::npos);
+        CHECK(unknown.error().message.find("S3CR3T") == std::string::npos);
+        CHECK(hub.for_request("jwt:bob", headers("")).error().message.find("empty")
+            != std::string::npos);
         toolgate::transport::header_list twice { { "toolgate-secret-kanban_token", "zq-1-S3CR3T" },
             { "toolgate-secret-kanban_token", "zq-2-S3CR3T" } };
         auto dup = hub.for_request("jwt:bob", twice);
-        CHECK(dup.refusal.find("twice") != std::string::npos);
-        CHECK(dup.refusal.find("S3CR3T") == std::string::npos);
+        CHECK(dup.error().message.find("twice") != std::string::npos);
+        CHECK(dup.error().message.find("S3CR3T") == std::string::npos);
         s.per_request = false;
         credential_hub no_headers(s, client);
         auto off = no_headers.for_request("jwt:bob", headers("zq-x-S3CR3T"));
-        CHECK(off.refusal.find("--per-request-credentials") != std::string::npos);
-        CHECK(off.refusal.find("S3CR3T") == std::string::npos);
+        CHECK(off.error().message.find("--per-request-credentials") != std::string::npos);
+        CHECK(off.error().message.find("S3CR3T") == std::string::npos);
     }
     SECTION("single user: the server's, and no per-call object")
     {
@@ -554,8 +555,8 @@ TEST_CASE("each request's credentials: headers, then the principal's, then the s
         credential_hub hub(s, client);
         CHECK_FALSE(hub.multi_user());
         auto r = hub.for_request("", {});
-        CHECK(r.refusal.empty());
-        CHECK(r.credentials == nullptr);
+        REQUIRE(r.has_value());
+        CHECK(*r == nullptr);
     }
     SECTION("reload names what changed, never values")
     {
@@ -570,7 +571,7 @@ TEST_CASE("each request's credentials: headers, then the principal's, then the s
             != std::string::npos);
         CHECK(summary.find("S3CR3T") == std::string::npos);
         CHECK(hub.server_secrets()->find("DEPLOY_ACCESS_TOKEN") == "zq-rotated-S3CR3T");
-        CHECK(hub.for_request("static:alice", {}).credentials->secrets->find("DEPLOY_ACCESS_TOKEN")
+        CHECK(hub.for_request("static:alice", {}).value()->secrets->find("DEPLOY_ACCESS_TOKEN")
             == "zq-alice2-S3CR3T");
         // A file broken meanwhile keeps the previous contents.
         write_file(dir.file("secrets.env"), "DEPLOY_ACCESS_TOKEN=x\n", 0644);

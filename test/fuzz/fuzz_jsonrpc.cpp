@@ -59,11 +59,12 @@ void check_json(std::string const& text)
 void handle(fixture const& f, json::value doc, protocol::legacy_session& session)
 {
     auto classified = protocol::classify(std::move(doc));
-    if (auto const* bad = std::get_if<protocol::invalid_message>(&classified)) {
-        check_json(protocol::serialize_error(bad->id, bad->error));
+    if (!classified) {
+        auto const& bad = classified.error();
+        check_json(protocol::serialize_error(bad.id, bad.error));
         return;
     }
-    auto const& msg = std::get<protocol::message>(classified);
+    auto const& msg = *classified;
     auto outcome = f.dispatcher.dispatch(msg, session);
     if (auto const* r = std::get_if<protocol::reply>(&outcome)) {
         check_json(r->flatten());
@@ -89,11 +90,11 @@ TOOLGATE_FUZZ_TARGET(jsonrpc)
         auto const line = rest.substr(0, newline);
         rest = newline == std::string_view::npos ? std::string_view() : rest.substr(newline + 1);
         auto parsed = protocol::parse_json(line, { 16 });
-        if (auto const* error = std::get_if<protocol::rpc_error>(&parsed)) {
-            check_json(protocol::serialize_error(nullptr, *error));
+        if (!parsed) {
+            check_json(protocol::serialize_error(nullptr, parsed.error()));
             continue;
         }
-        auto& doc = std::get<json::value>(parsed);
+        auto& doc = *parsed;
         if (doc.is_array()) {
             for (auto& element : doc.get_array()) {
                 handle(f, std::move(element), session);

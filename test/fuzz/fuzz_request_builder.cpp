@@ -39,7 +39,7 @@ TOOLGATE_FUZZ_TARGET(request_builder)
     }
     auto const& kit = *p.ref.toolkit;
     auto const& tool = *p.ref.tool;
-    if (toolkits::validate_arguments(kit, tool, p.arguments)) {
+    if (!toolkits::validate_arguments(kit, tool, p.arguments)) {
         return 0;
     }
     static toolkits::base_url_overrides const no_overrides;

@@ -10,8 +10,8 @@ TOOLGATE_FUZZ_TARGET(validate)
     if (!toolgate::fuzzing::pick(data, size, p)) {
         return 0;
     }
-    auto const problem
+    auto const valid
         = toolgate::toolkits::validate_arguments(*p.ref.toolkit, *p.ref.tool, p.arguments);
-    TOOLGATE_FUZZ_CHECK(!problem || !problem->empty());
+    TOOLGATE_FUZZ_CHECK(valid || !valid.error().message.empty());
     return 0;
 }

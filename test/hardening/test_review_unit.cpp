@@ -126,8 +126,7 @@ TEST_CASE("review 2: a batch's answer shares its listing pages and stays under i
     // Past the bound every further answer is a short error (64 elements at most).
     CHECK(answer.size() < limits.max_batch_answer_bytes + 40 * 256);
     // Listings keep a view of the one shared page instead of a copy each.
-    auto const page
-        = std::get<std::string_view>(f.pages.page("", protocol::list_variant::legacy_no_title));
+    auto const page = f.pages.page("", protocol::list_variant::legacy_no_title).value();
     std::size_t shared = 0;
     std::size_t too_large = 0;
     for (auto const& reply : answer.replies) {

@@ -16,24 +16,24 @@ namespace {
 json::value parsed(std::string_view text)
 {
     auto out = parse_json(text);
-    REQUIRE(std::holds_alternative<json::value>(out));
-    return std::get<json::value>(out);
+    REQUIRE(out.has_value());
+    return *out;
 }
 
 invalid_message refused(std::string_view text)
 {
     auto out = classify(parsed(text));
     INFO(text);
-    REQUIRE(std::holds_alternative<invalid_message>(out));
-    return std::get<invalid_message>(out);
+    REQUIRE(out.has_error());
+    return out.error();
 }
 
 message accepted(std::string_view text)
 {
     auto out = classify(parsed(text));
     INFO(text);
-    REQUIRE(std::holds_alternative<message>(out));
-    return std::get<message>(out);
+    REQUIRE(out.has_value());
+    return *out;
 }
 
 std::string nested_arrays(std::size_t depth)
@@ -49,8 +49,8 @@ TEST_CASE("text that is not JSON is a -32700 parse error naming where it stopped
         R"({"a":1} trailing)", "\x01");
     CAPTURE(text);
     auto out = parse_json(text);
-    REQUIRE(std::holds_alternative<rpc_error>(out));
-    auto const& error = std::get<rpc_error>(out);
+    REQUIRE(out.has_error());
+    auto const& error = out.error();
     CHECK(error.code == error_code::parse_error);
     CHECK_THAT(error.message, Catch::Contains("Parse error") && Catch::Contains("at byte"));
 }
@@ -60,14 +60,14 @@ TEST_CASE(
 {
     parse_limits limits;
     limits.max_depth = 8;
-    CHECK(std::holds_alternative<json::value>(parse_json(nested_arrays(8), limits)));
+    CHECK(parse_json(nested_arrays(8), limits).has_value());
     auto out = parse_json(nested_arrays(9), limits);
-    REQUIRE(std::holds_alternative<rpc_error>(out));
-    CHECK(std::get<rpc_error>(out).code == error_code::parse_error);
-    CHECK_THAT(std::get<rpc_error>(out).message, Catch::Contains("nesting deeper than 8"));
+    REQUIRE(out.has_error());
+    CHECK(out.error().code == error_code::parse_error);
+    CHECK_THAT(out.error().message, Catch::Contains("nesting deeper than 8"));
 
     // The default limit (64) protects against stack exhaustion from hostile input.
-    CHECK(std::holds_alternative<rpc_error>(parse_json(nested_arrays(100000))));
+    CHECK(parse_json(nested_arrays(100000)).has_error());
 }
 
 TEST_CASE("a parse error is serialised with id null (docs/decisions.md, J5)", "[protocol]")

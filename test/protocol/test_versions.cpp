@@ -136,8 +136,8 @@ TEST_CASE("read_request_meta reads version, capabilities, client info and log le
                          R"("io.modelcontextprotocol/logLevel":"error"}})")
                  .as_object();
     auto out = read_request_meta(&p);
-    REQUIRE(std::holds_alternative<request_meta>(out));
-    auto const& m = std::get<request_meta>(out);
+    REQUIRE(out.has_value());
+    auto const& m = *out;
     CHECK(m.protocol_version == "2026-07-28");
     CHECK(m.client_capabilities.contains("x"));
     REQUIRE(m.client_info.has_value());
@@ -145,8 +145,8 @@ TEST_CASE("read_request_meta reads version, capabilities, client info and log le
     CHECK(m.level == log_level::error);
 
     auto none = read_request_meta(nullptr);
-    REQUIRE(std::holds_alternative<rpc_error>(none));
-    CHECK(std::get<rpc_error>(none).code == error_code::invalid_params);
+    REQUIRE(none.has_error());
+    CHECK(none.error().code == error_code::invalid_params);
 }
 
 TEST_CASE("PG1: progress tokens are strings or integers, anything else is ignored", "[protocol]")

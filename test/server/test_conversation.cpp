@@ -16,10 +16,10 @@ namespace asio = boost::asio;
 namespace {
 
 std::shared_ptr<server::inflight_call> registered(
-    std::variant<std::shared_ptr<server::inflight_call>, conversation::refusal> r)
+    boost::system::result<std::shared_ptr<server::inflight_call>, conversation::refusal> r)
 {
-    REQUIRE(std::holds_alternative<std::shared_ptr<server::inflight_call>>(r));
-    return std::get<std::shared_ptr<server::inflight_call>>(r);
+    REQUIRE(r.has_value());
+    return *r;
 }
 
 } // namespace
@@ -32,12 +32,12 @@ TEST_CASE("conversation: a call id is registered once, up to the limit", "[conve
     registered(conv.register_call("1", ioc.get_executor(), 2));
     CHECK(conv.has_calls_in_flight());
     auto again = conv.register_call("1", ioc.get_executor(), 2);
-    REQUIRE(std::holds_alternative<conversation::refusal>(again));
-    CHECK(std::get<conversation::refusal>(again) == conversation::refusal::duplicate_id);
+    REQUIRE(again.has_error());
+    CHECK(again.error() == conversation::refusal::duplicate_id);
     registered(conv.register_call("\"1\"", ioc.get_executor(), 2)); // the string id "1" differs
     auto full = conv.register_call("3", ioc.get_executor(), 2);
-    REQUIRE(std::holds_alternative<conversation::refusal>(full));
-    CHECK(std::get<conversation::refusal>(full) == conversation::refusal::full);
+    REQUIRE(full.has_error());
+    CHECK(full.error() == conversation::refusal::full);
     conv.unregister_call("1");
     registered(conv.register_call("1", ioc.get_executor(), 2)); // the id is free again
 }
@@ -85,9 +85,11 @@ TEST_CASE("conversation: initialize through dispatch changes its state", "[conve
     protocol::tool_index index(no_tools);
     protocol::tool_pages pages(no_tools, protocol::tool_naming::wire, 0, identity);
     protocol::dispatcher dispatcher(identity, pages, index);
-    auto msg = std::get<protocol::message>(protocol::classify(boost::json::parse(
-        R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26",)"
-        R"("capabilities":{},"clientInfo":{"name":"t","version":"1"}}})")));
+    auto msg = protocol::classify(
+        boost::json::parse(
+            R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26",)"
+            R"("capabilities":{},"clientInfo":{"name":"t","version":"1"}}})"))
+                   .value();
     auto outcome = conv.dispatch(dispatcher, msg, dispatcher.default_view());
     CHECK(std::holds_alternative<protocol::reply>(outcome));
     CHECK(conv.negotiated_version() == "2025-03-26");

@@ -217,7 +217,7 @@ TEST_CASE("the full listing of 1150 tools stays under 1.3 MB", "[toolkits][text]
     unused_executor executor;
     catalogue_provider provider(make_selection({}, {}), executor);
     protocol::tool_pages pages(provider.tools(), protocol::tool_naming::wire, 0, {});
-    auto const page = std::get<std::string_view>(pages.page("", protocol::list_variant::legacy));
+    auto const page = pages.page("", protocol::list_variant::legacy).value();
     CHECK(provider.tools().size() == 1150);
     CHECK(page.size() < 1'300'000);
 }

@@ -17,8 +17,12 @@ inline std::optional<std::string> check(std::string_view tool, std::string_view 
 {
     auto ref = toolkits::find_tool(tool);
     REQUIRE(ref);
-    return toolkits::validate_arguments(
+    auto valid = toolkits::validate_arguments(
         *ref->toolkit, *ref->tool, boost::json::parse(args_json).as_object());
+    if (valid) {
+        return std::nullopt;
+    }
+    return valid.error().message;
 }
 
 } // namespace toolgate::test

@@ -183,3 +183,21 @@ TEST_CASE("proxy URLs parse with default port and Basic credentials", "[upstream
     CHECK_FALSE(parse_proxy_url("https://proxy.corp:443").has_value());
     CHECK_FALSE(parse_proxy_url("http://").has_value());
 }
+
+TEST_CASE("headers that cannot be sent are refused, naming the header", "[upstream]")
+{
+    CHECK(check_sendable_headers({ { "Authorization", "Bearer x" }, { "X-Tab", "a\tb" } })
+              .has_value());
+    auto injected = check_sendable_headers({ { "X-Note", "a\r\nHost: evil" } });
+    REQUIRE(injected.has_error());
+    CHECK_THAT(injected.error().message, Catch::Contains("`X-Note`"));
+    CHECK_THAT(injected.error().message, Catch::Contains("control character"));
+    CHECK(check_sendable_headers({ { "Bad Name", "v" } }).has_error());
+    CHECK(check_sendable_headers({ { "", "v" } }).has_error());
+    auto large = check_sendable_headers({ { "X-Big", std::string(33 * 1024, 'a') } });
+    REQUIRE(large.has_error());
+    CHECK_THAT(large.error().message, Catch::Contains("too large"));
+    // Each value fits, the sum does not (60 KiB in all).
+    std::string const half(31 * 1024, 'b');
+    CHECK(check_sendable_headers({ { "X-A", half }, { "X-B", half } }).has_error());
+}
