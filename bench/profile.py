@@ -5,7 +5,8 @@ run.py: bench platform, bench CA, one legacy session, wrk at concurrency 16 (cal
 (lists), bounded in time. Writes callgrind.out files and the top functions under
 bench/results/profile/.
 
-    python3 bench/profile.py --build-dir build [--seconds 20] [--perf | --measure [--rounds 3]]
+    python3 bench/profile.py --build-dir build [--seconds 20] [--perf | --measure [--rounds 3]
+        [--threads N --server-cpus 1|0,1]]
 """
 import argparse
 import os
@@ -30,13 +31,14 @@ def annotate(out_file, inclusive):
     return "\n".join(head + lines[start:start + 42])
 
 
-def start_toolgate(build, ca, base, env, procs):
-    """A native toolgate on the server core, as run.py starts it; (process, URL, session id)."""
+def start_toolgate(build, ca, base, env, procs, threads=1, cpus=run.SERVER_CPU):
+    """A native toolgate on the server core, as run.py starts it (or with `threads` threads on
+    `cpus`, a taskset list); (process, URL, session id)."""
     port = run.free_port()
     argv = [os.path.join(build, "bin", "toolgate"), "--transport", "http", "--port", str(port),
-            "--threads", "1", "--ca-file", ca, "--log-level", "warn"]
+            "--threads", str(threads), "--ca-file", ca, "--log-level", "warn"]
     argv += [f"--base-url={t}={base}" for t in run.TOOLKITS] + ["--tool-mode", "full"]
-    p = run.Process("toolgate", run.pinned(run.SERVER_CPU, argv), env=env)
+    p = run.Process("toolgate", run.pinned(cpus, argv), env=env)
     procs.append(p)
     run.wait_healthy(port, p)
     return p, f"http://127.0.0.1:{port}/mcp", run.open_session(port)
@@ -44,8 +46,9 @@ def start_toolgate(build, ca, base, env, procs):
 
 def measure(o, build, ca, base, env, procs):
     """No profiler: requests per second and toolgate's CPU per request for each load, a few
-    rounds, to compare two builds quickly (A/B) before a full `make bench`."""
-    p, url, sid = start_toolgate(build, ca, base, env, procs)
+    rounds, to compare two builds quickly (A/B) before a full `make bench`, or thread counts
+    (--threads, --server-cpus)."""
+    p, url, sid = start_toolgate(build, ca, base, env, procs, o.threads, o.server_cpus)
     loads = (("call", "legacy", 16), ("call", "modern", 16), ("list", "legacy", 4))
     for kind, era, conns in loads:  # warm-up: pools, TLS sessions, lazy pages
         run.run_wrk(url, kind, era, sid if era == "legacy" else None, conns, 1)
@@ -91,6 +94,9 @@ def main():
     ap.add_argument("--measure", action="store_true",
                     help="no profiler: print rps and CPU per request per load (quick A/B)")
     ap.add_argument("--rounds", type=int, default=3, help="with --measure")
+    ap.add_argument("--threads", type=int, default=1, help="with --measure: toolgate --threads")
+    ap.add_argument("--server-cpus", default=run.SERVER_CPU,
+                    help="with --measure: the CPUs toolgate may run on (taskset list, e.g. 0,1)")
     o = ap.parse_args()
     build = os.path.abspath(o.build_dir)
     out_dir = os.path.join(run.HERE, "results", "profile")

@@ -1,5 +1,6 @@
 // Streamable HTTP mode: the listener, sessions and endpoint on a small thread pool.
 #include "auth/client_auth.hpp"
+#include "server/allocator.hpp"
 #include "server/app.hpp"
 #include "server/credential_hub.hpp"
 #include "server/http_endpoint.hpp"
@@ -93,6 +94,7 @@ void print_banner(config const& cfg, std::uint16_t port, std::string const& summ
         spdlog::info("metrics at http://{}:{}/metrics{}", url_host(address->first), metrics_port,
             cfg.metrics_public ? "" : " (client authentication as on the MCP port)");
     }
+    spdlog::info("memory allocator: {}", memory_allocator());
     spdlog::info("toolgate {} serving MCP (Streamable HTTP) at {}", toolgate_version(), url);
     spdlog::info("{}", summary);
     if (!auth) {

@@ -1,6 +1,7 @@
 // stdio mode: one conversation over stdin/stdout on a single-threaded io_context.
 #include "protocol/dispatcher.hpp"
 #include "protocol/jsonrpc.hpp"
+#include "server/allocator.hpp"
 #include "server/app.hpp"
 #include "server/credential_hub.hpp"
 #include "server/protocol_stack.hpp"
@@ -32,6 +33,7 @@ int serve_stdio(config const& cfg, asio::io_context& ioc, service& svc)
         { cfg.max_depth, cfg.max_inflight_per_session, cfg.max_inflight });
     spdlog::info("toolgate {} on stdio: {}; {}", toolgate_version(), svc.summary,
         stack.views().mode_summary());
+    spdlog::info("memory allocator: {}", memory_allocator());
 
     auto conv = std::make_shared<conversation>(ioc.get_executor());
     auto channel

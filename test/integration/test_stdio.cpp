@@ -557,6 +557,14 @@ TEST_CASE("stdio: stdin may be a regular file (toolgate < calls.jsonl)", "[stdio
     CHECK(answers[1].at("result").at("tools").as_array().size() == 6);
 }
 
+TEST_CASE("the shipped binary names the memory allocator it runs with (mimalloc unless a "
+          "sanitizer build)",
+    "[stdio]")
+{
+    child_process p(toolgate_bin, { "--transport", "stdio" });
+    CHECK(p.wait_stderr(std::string("memory allocator: ") + TOOLGATE_BIN_ALLOCATOR, 10s));
+}
+
 TEST_CASE("stdio: --version and --help exit 0, a bad flag exits 2 with one line on stderr "
           "(issue 2 item 5)",
     "[stdio]")

@@ -893,9 +893,10 @@ expected_request expect_request(
 
     if (tool.m_tool) {
         e.body = expected_request::body_kind::json;
-        auto const* body = args.if_contains("request_body");
-        e.json = json::parse(body && body->is_string() ? std::string_view(body->get_string())
-                                                       : std::string_view("{}"));
+        auto const* request_body = args.if_contains("request_body");
+        e.json = json::parse(request_body && request_body->is_string()
+                ? std::string_view(request_body->get_string())
+                : std::string_view("{}"));
         headers["content-type"] = "application/json";
     } else if (!e.files.empty() || tool.http.body_content_type.starts_with("multipart/")) {
         if (!e.files.empty() || !e.form.empty()) {
