@@ -19,6 +19,7 @@
 #include <optional>
 #include <thread>
 #include <unistd.h>
+#include <vector>
 
 namespace toolgate::transport {
 namespace asio = boost::asio;
@@ -79,8 +80,12 @@ asio::awaitable<void> read_loop(
 asio::awaitable<void> write_loop(
     [[maybe_unused]] std::shared_ptr<stdio_channel> keep, stdio_channel::impl* self)
 {
+    // Everything queued goes out in one gathered write: a client with many calls in flight
+    // gets their answers with one system call instead of one each.
+    std::deque<std::string> batch;
+    std::vector<asio::const_buffer> buffers;
     for (;;) {
-        std::string next;
+        batch.clear();
         std::vector<std::function<void()>> waiters;
         {
             std::lock_guard lock(self->mutex);
@@ -88,31 +93,36 @@ asio::awaitable<void> write_loop(
                 self->writing = false;
                 waiters.swap(self->flush_waiters);
             } else {
-                next = std::move(self->queue.front());
-                self->queue.pop_front();
+                batch.swap(self->queue);
             }
         }
-        if (next.empty()) {
+        if (batch.empty()) {
             for (auto& w : waiters) {
                 w();
             }
             co_return;
         }
         if (self->output) {
+            buffers.clear();
+            for (auto const& message : batch) {
+                buffers.push_back(asio::buffer(message));
+            }
             auto [ec, n] = co_await asio::async_write(
-                *self->output, asio::buffer(next), asio::as_tuple(asio::use_awaitable));
+                *self->output, buffers, asio::as_tuple(asio::use_awaitable));
             if (ec) {
                 spdlog::debug("stdio: stdout write failed: {}", ec.message());
             }
         } else {
             // stdout is a regular file: writes do not block for long.
-            std::string_view rest = next;
-            while (!rest.empty()) {
-                auto const n = ::write(self->out_fd, rest.data(), rest.size());
-                if (n <= 0) {
-                    break;
+            for (auto const& message : batch) {
+                std::string_view rest = message;
+                while (!rest.empty()) {
+                    auto const n = ::write(self->out_fd, rest.data(), rest.size());
+                    if (n <= 0) {
+                        break;
+                    }
+                    rest.remove_prefix(static_cast<std::size_t>(n));
                 }
-                rest.remove_prefix(static_cast<std::size_t>(n));
             }
         }
     }
