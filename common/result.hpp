@@ -2,9 +2,9 @@
 // `boost::system::result<T, E>`, a value or the error `E` of its layer. The layers' errors:
 //
 // - protocol::rpc_error (protocol::rpc_result<T>): an answer with a JSON-RPC code;
-// - toolkits::tool_error (toolkits::tool_result<T>): a refused tool call, told to the model;
-// - common::problem (common::checked<T>): anything else a client, a user or a flag gave that
-//   cannot be used, as one sentence naming what was wrong.
+// - common::problem (common::checked<T>): anything a client, a user or a flag gave that cannot
+//   be used, as one sentence naming what was wrong. The toolkits call it tool_error
+//   (tool_result<T>): a refused tool call, told to the model.
 //
 // std::optional means "maybe absent", never "failed"; exceptions are for start-up (the server
 // prints the message and exits with code 2) and for programming errors.
@@ -37,7 +37,7 @@ inline problem problem_of(std::string message)
 template <class T = void> using checked = boost::system::result<T, problem>;
 
 /// Lets `checked<T>::value()` throw when called on an error: at start-up, the server prints
-/// the message and exits with code 2.
+/// the message and exits with code 2; anywhere else it is a programming error.
 [[noreturn]] inline void throw_exception_from_error(
     problem const& error, boost::source_location const&)
 {
