@@ -448,9 +448,12 @@ def main():
         port = free_port()
         start("toolgate", [toolgate, "--transport", "http", "--port", str(port), "--threads", "1",
                            *tg_flags], port)
+        # The SDK server in session mode grows past Node's default heap limit under this load
+        # (it aborted with a V8 allocation failure at about 4.3 GB on 2026-11-27): a larger
+        # limit keeps it alive to the end, so that it is measured rather than lost.
         port = free_port()
-        start("ts", [node, server_js, "--transport", "http", "--port", str(port), "--mode",
-                     "session", *ts_flags], port)
+        start("ts", [node, "--max-old-space-size=16384", server_js, "--transport", "http",
+                     "--port", str(port), "--mode", "session", *ts_flags], port)
         port = free_port()
         start("ts_stateless", [node, server_js, "--transport", "http", "--port", str(port),
                                "--mode", "stateless", *ts_flags], port)
@@ -569,6 +572,11 @@ def main():
         }
     finally:
         for p in reversed(procs):
+            if p.proc.poll() is not None:
+                # A server that died under load is the likeliest cause of a failed run: say
+                # which one, and what it said last.
+                log(f"{p.name} exited on its own (status {p.proc.returncode}): "
+                    f"{p.stderr_tail()[-800:]}")
             p.stop()
         shutil.rmtree(tmp, ignore_errors=True)
 
