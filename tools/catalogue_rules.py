@@ -381,6 +381,19 @@ def repair_tool(toolkit, tool, ref_tool, clean_schema, log):
             if p["name"] == "edge_config_schema_definition":
                 p["schema"] = {"type": "string", "x-toolgate-wire": "json"}
         log.append(f"{full}: edge_config_schema_definition sent as the JSON it holds")
+    elif full == "KanbanApi.AddDropdownOptionCustomField":
+        # The binding sent only the field's id, so the platform got an option with no text.
+        # The option object the platform returns (and independent clients send, e.g. trelloR's
+        # add_field_option) is {"value": {"text": ...}, "color": ..., "pos": ...}. Optional in
+        # the schema, as every parameter beyond the specification's list (test_spec_match).
+        tool["params"] += [
+            _param("option_text", "string", "body", "value.text", min_length=1),
+            _param("option_color", "string", "body", "color"),
+            _param("option_position", "string", "body", "pos"),
+        ]
+        tool["http"]["body_content_type"] = "application/json"
+        log.append(f"{full}: new parameters option_text (sent as value.text), "
+                   "option_color and option_position, in a JSON body")
     elif full == "KanbanApi.AddAttachmentToKanbanCard":
         for p in tool["params"]:
             if p["name"] == "file_attachment":

@@ -4,6 +4,7 @@
 #include "toolkits/catalogue.hpp"
 #include "toolkits/request_body.hpp"
 #include "toolkits/request_builder.hpp"
+#include "toolkits/validate.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -437,4 +438,24 @@ TEST_CASE("an override cannot apply to a URL outside the toolkit's bases", "[too
     REQUIRE_FALSE(resolved.has_value());
     CHECK_THAT(resolved.error().message,
         Catch::Contains("StoreApi.Stray") && Catch::Contains("nothing was sent"));
+}
+
+TEST_CASE("a dropdown option is sent with its text, colour and position", "[toolkits][request]")
+{
+    // A repaired binding (toolkits/README.md): the vendor's tool sent only the field's id.
+    auto const tool = find_tool("KanbanApi.AddDropdownOptionCustomField").value();
+    auto built = build_request(*tool.toolkit, *tool.tool,
+        args(R"({"custom_field_id":"5abbe4b7ddc1b351ef961414","option_text":"High",)"
+             R"("option_color":"red","option_position":"bottom"})"),
+        {});
+    REQUIRE(built.has_value());
+    CHECK(built->request.method == "POST");
+    CHECK(built->request.url.ends_with("/customFields/5abbe4b7ddc1b351ef961414/options"));
+    CHECK(json::parse(built->request.body)
+        == json::parse(R"({"value":{"text":"High"},"color":"red","pos":"bottom"})"));
+    CHECK(header(*built, "Content-Type") == "application/json");
+    auto const empty_text = validate_arguments(*tool.toolkit, *tool.tool,
+        args(R"({"custom_field_id":"5abbe4b7ddc1b351ef961414","option_text":""})"));
+    REQUIRE(empty_text.has_error());
+    CHECK_THAT(empty_text.error().message, Catch::Contains("option_text"));
 }
