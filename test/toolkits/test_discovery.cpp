@@ -123,6 +123,27 @@ TEST_CASE("the index ranks by field-weighted words and widens by synonyms", "[di
     CHECK(index.search("card", all, 1).size() == 1);
 }
 
+TEST_CASE("everyday words reach the catalogue's terms through the synonym table", "[discovery]")
+{
+    std::vector<search_entry> entries {
+        { "AddPropertyToCollection", "Add a property", "Adds a property to a collection.", "", "" },
+        { "RemoveMemberFromBoard", "Remove a member", "Takes a member off a board.", "", "" },
+        { "PauseProject", "Pause a project", "Stops serving a project until resumed.", "", "" },
+        { "InvalidateToken", "Invalidate a token", "The token stops working.", "", "" },
+        { "ListProjects", "List projects", "Projects of a team.", "", "" },
+    };
+    search_index index(entries);
+    auto const all = [](std::size_t) { return true; };
+    auto const top = [&](std::string_view query) {
+        auto hits = index.search(query, all, 10);
+        return hits.empty() ? std::string("<none>") : entries[hits.front().position].name;
+    };
+    CHECK(top("a field for the table") == "AddPropertyToCollection");
+    CHECK(top("kick the contractor") == "RemoveMemberFromBoard");
+    CHECK(top("put it on hold") == "PauseProject");
+    CHECK(top("expire the leaked credential") == "InvalidateToken");
+}
+
 TEST_CASE("another tool named in backticks does not lend this one its words", "[discovery]")
 {
     std::vector<search_entry> entries {
