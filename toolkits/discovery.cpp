@@ -151,6 +151,8 @@ std::vector<search_entry> search_entries(catalogue_provider const& provider)
                 e.params.append(p.name).append(" ").append(p.description).append(" ");
             }
             e.group = std::string(ref->toolkit->name);
+            e.platform
+                = std::string(ref->toolkit->name) + " " + std::string(ref->toolkit->platform);
         } else {
             e.name = tool.name;
         }
@@ -163,7 +165,7 @@ std::vector<search_entry> search_entries(std::span<const tool_descriptor> tools)
 {
     std::vector<search_entry> out;
     for (auto const& tool : tools) {
-        out.push_back({ tool.name, tool.title, tool.description, {}, toolkit_of(tool) });
+        out.push_back({ tool.name, tool.title, tool.description, {}, toolkit_of(tool), {} });
     }
     return out;
 }

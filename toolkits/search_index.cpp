@@ -39,9 +39,11 @@ constexpr double synonym_weight = 0.3;
 enum class action : std::uint8_t { unknown, read, create, change, remove };
 constexpr double action_match = 1.3;
 constexpr double action_clash = 0.8;
-/// The tools of the toolkit whose best few tools score highest get this factor: a request is
-/// about one platform, and its words usually name that platform's things.
-constexpr double group_boost = 1.2;
+/// The tools of the toolkit the request is most likely about get this factor: a request is
+/// about one platform. That toolkit is the one whose own words (its name and platform phrase:
+/// "vector database", "service desk", "accounting") the request uses most, else, when it
+/// names none or several equally, the one whose best few tools score highest together.
+constexpr double group_boost = 1.5;
 constexpr std::size_t group_evidence = 3;
 
 action action_of_name(std::string_view name)
@@ -451,6 +453,9 @@ search_index::search_index(std::vector<search_entry> const& entries)
         auto const [group, fresh]
             = group_numbers.try_emplace(e.group, static_cast<std::uint32_t>(group_numbers.size()));
         groups_.push_back(group->second);
+        if (fresh) {
+            group_words_.push_back(search_tokens(e.platform));
+        }
         for (std::size_t f = 0; f < field_count; ++f) {
             average[f] += static_cast<double>(tokens[i][f].size());
         }
@@ -461,6 +466,19 @@ search_index::search_index(std::vector<search_entry> const& entries)
         a = n == 0 || a == 0 ? 1.0 : a / static_cast<double>(n);
     }
     group_count_ = static_cast<std::uint32_t>(group_numbers.size());
+    // A group's platform words, each once, without those another group has too ("api",
+    // "platform", "web"): those name no platform in particular.
+    std::unordered_map<std::string, std::size_t> groups_with;
+    for (auto& words : group_words_) {
+        std::sort(words.begin(), words.end());
+        words.erase(std::unique(words.begin(), words.end()), words.end());
+        for (auto const& w : words) {
+            ++groups_with[w];
+        }
+    }
+    for (auto& words : group_words_) {
+        std::erase_if(words, [&](auto const& w) { return groups_with[w] > 1; });
+    }
     // Field-weighted, length-normalised frequencies per document over interned words, then
     // document frequencies: each word is hashed once per occurrence, nothing else allocates per
     // word (this runs over the whole catalogue at start-up).
@@ -552,20 +570,27 @@ std::vector<search_index::hit> search_index::search(
             hits.push_back({ d, scores[d] });
         }
     }
-    // The toolkit the request is most likely about: the one whose best few tools score
-    // highest together.
+    // The toolkit the request is most likely about: the one naming the most of whose platform
+    // words the request uses itself (not through synonyms); among equals, the one whose best
+    // few tools score highest together.
     std::vector<std::vector<double>> by_group(group_count_);
     for (auto const& h : hits) {
         by_group[groups_[h.position]].push_back(h.score);
     }
     std::uint32_t best_group = group_count_;
-    double best_evidence = 0;
+    std::pair<std::size_t, double> best_evidence { 0, 0.0 };
     for (std::uint32_t g = 0; g < group_count_; ++g) {
         auto& s = by_group[g];
         auto const top = std::min(group_evidence, s.size());
         std::partial_sort(s.begin(), s.begin() + std::ptrdiff_t(top), s.end(), std::greater<>());
-        double const evidence = std::accumulate(s.begin(), s.begin() + std::ptrdiff_t(top), 0.0);
-        if (evidence > best_evidence) {
+        auto const named = static_cast<std::size_t>(
+            std::count_if(group_words_[g].begin(), group_words_[g].end(), [&](auto const& w) {
+                auto const it = weights.find(w);
+                return it != weights.end() && it->second == 1.0;
+            }));
+        std::pair const evidence { named,
+            std::accumulate(s.begin(), s.begin() + std::ptrdiff_t(top), 0.0) };
+        if (!s.empty() && evidence > best_evidence) {
             best_evidence = evidence;
             best_group = g;
         }

@@ -22,6 +22,7 @@ struct search_entry {
     std::string description;
     std::string params; ///< parameter names and descriptions, joined
     std::string group; ///< the toolkit: tools of the best-matching one rank a little higher
+    std::string platform; ///< what the toolkit wraps, in words: evidence for its group
 };
 
 /// Lower-cased, identifier-split, stopword-free, stemmed words ("GetFolderItems" -> get folder
@@ -58,6 +59,7 @@ private:
     std::vector<std::uint8_t> actions_; ///< what each tool's name says it does (action class)
     std::vector<std::uint32_t> groups_; ///< each tool's group, numbered
     std::uint32_t group_count_ = 0;
+    std::vector<std::vector<std::string>> group_words_; ///< per group: its platform's own words
 };
 
 } // namespace toolgate::toolkits

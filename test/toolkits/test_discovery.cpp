@@ -105,9 +105,9 @@ TEST_CASE("search words: identifiers split, stopwords dropped, light stemming", 
 TEST_CASE("the index ranks by field-weighted words and widens by synonyms", "[discovery]")
 {
     std::vector<search_entry> entries {
-        { "DeleteCard", "Delete a card", "Deletes a card for good.", "card_id The card.", "" },
-        { "ArchiveCard", "Archive a card", "Closes a card; it can be reopened.", "", "" },
-        { "ListBoards", "List boards", "Boards of a member.", "member_id", "" },
+        { "DeleteCard", "Delete a card", "Deletes a card for good.", "card_id The card.", "", "" },
+        { "ArchiveCard", "Archive a card", "Closes a card; it can be reopened.", "", "", "" },
+        { "ListBoards", "List boards", "Boards of a member.", "member_id", "", "" },
     };
     search_index index(entries);
     auto const all = [](std::size_t) { return true; };
@@ -126,11 +126,12 @@ TEST_CASE("the index ranks by field-weighted words and widens by synonyms", "[di
 TEST_CASE("everyday words reach the catalogue's terms through the synonym table", "[discovery]")
 {
     std::vector<search_entry> entries {
-        { "AddPropertyToCollection", "Add a property", "Adds a property to a collection.", "", "" },
-        { "RemoveMemberFromBoard", "Remove a member", "Takes a member off a board.", "", "" },
-        { "PauseProject", "Pause a project", "Stops serving a project until resumed.", "", "" },
-        { "InvalidateToken", "Invalidate a token", "The token stops working.", "", "" },
-        { "ListProjects", "List projects", "Projects of a team.", "", "" },
+        { "AddPropertyToCollection", "Add a property", "Adds a property to a collection.", "", "",
+            "" },
+        { "RemoveMemberFromBoard", "Remove a member", "Takes a member off a board.", "", "", "" },
+        { "PauseProject", "Pause a project", "Stops serving a project until resumed.", "", "", "" },
+        { "InvalidateToken", "Invalidate a token", "The token stops working.", "", "", "" },
+        { "ListProjects", "List projects", "Projects of a team.", "", "", "" },
     };
     search_index index(entries);
     auto const all = [](std::size_t) { return true; };
@@ -144,14 +145,34 @@ TEST_CASE("everyday words reach the catalogue's terms through the synonym table"
     CHECK(top("expire the leaked credential") == "InvalidateToken");
 }
 
+TEST_CASE("a request that names a platform lifts that toolkit's tools", "[discovery]")
+{
+    // Two toolkits with the same tool; only their platform words tell them apart.
+    std::vector<search_entry> entries {
+        { "DeleteProject", "Delete a project", "Deletes a project for good.", "", "DeployApi",
+            "DeployApi web deployment platform" },
+        { "DeleteProject", "Delete a project", "Deletes a project for good.", "", "DeskApi",
+            "DeskApi IT service desk platform" },
+        { "ListProjects", "List projects", "Lists projects.", "", "DeskApi",
+            "DeskApi IT service desk platform" },
+    };
+    search_index index(entries);
+    auto const all = [](std::size_t) { return true; };
+    CHECK(index.search("delete the project on the service desk", all, 10).front().position == 1);
+    CHECK(index.search("delete the deployment's project", all, 10).front().position == 0);
+    // "platform" is every toolkit's word here, so it names none of them: the toolkit with the
+    // better-scoring tools (two mention projects) wins.
+    CHECK(index.search("delete a project on the platform", all, 10).front().position == 1);
+}
+
 TEST_CASE("another tool named in backticks does not lend this one its words", "[discovery]")
 {
     std::vector<search_entry> entries {
         { "CheckEngineHealth", "Check the engine",
             "Is the engine up? Otherwise use "
             "`CoreApi_GetWorkerHealthStatus` or `CoreApi.ListWorkerPools`.",
-            "", "" },
-        { "ListWidgets", "List widgets", "Widgets, with their worker pools.", "", "" },
+            "", "", "" },
+        { "ListWidgets", "List widgets", "Widgets, with their worker pools.", "", "", "" },
     };
     search_index index(entries);
     auto const all = [](std::size_t) { return true; };
@@ -159,7 +180,8 @@ TEST_CASE("another tool named in backticks does not lend this one its words", "[
     REQUIRE(hits.size() == 1);
     CHECK(hits.front().position == 1);
     // Backticked words that are not tool names still count.
-    std::vector<search_entry> plain { { "SetMode", "Set a mode", "Sets `fast` mode.", "", "" } };
+    std::vector<search_entry> plain { { "SetMode", "Set a mode", "Sets `fast` mode.", "", "",
+        "" } };
     CHECK(search_index(plain).search("fast", all, 10).size() == 1);
 }
 
