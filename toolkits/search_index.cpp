@@ -160,7 +160,10 @@ action action_of_query(std::string_view query)
         { "cancel", action::remove },
         { "revoke", action::remove },
         { "take", action::remove },
-        { "get rid", action::remove },
+        { "kick", action::remove },
+        { "wipe", action::remove },
+        { "kill", action::remove },
+        { "swap", action::change },
     };
     std::size_t seen = 0;
     for (auto raw : split_words(query)) {
@@ -415,6 +418,35 @@ std::string without_tool_references(std::string_view text)
     return out;
 }
 
+/// `query` with the phrases whose words say something else one by one ("get rid of" is not a
+/// "get") replaced by the word they mean. Matching ignores case; the rest of the query keeps
+/// its case, which splits identifiers (`ListBoards`).
+std::string with_phrases_replaced(std::string_view query)
+{
+    static constexpr std::pair<std::string_view, std::string_view> phrases[]
+        = { { "get rid of", "remove" }, { "set up", "create" } };
+    std::string text(query);
+    for (auto const& [phrase, word] : phrases) {
+        std::size_t from = 0;
+        for (;;) {
+            auto const at = common::to_lower_ascii(text).find(phrase, from);
+            if (at == std::string::npos) {
+                break;
+            }
+            auto const end = at + phrase.size();
+            bool const whole = (at == 0 || !std::isalnum(static_cast<unsigned char>(text[at - 1])))
+                && (end == text.size() || !std::isalnum(static_cast<unsigned char>(text[end])));
+            if (whole) {
+                text.replace(at, phrase.size(), word);
+                from = at + word.size();
+            } else {
+                from = at + 1;
+            }
+        }
+    }
+    return text;
+}
+
 } // namespace
 
 std::vector<std::string> search_tokens(std::string_view text)
@@ -531,8 +563,10 @@ search_index::search_index(std::vector<search_entry> const& entries)
 }
 
 std::vector<search_index::hit> search_index::search(
-    std::string_view query, std::function<bool(std::size_t)> const& keep, std::size_t limit) const
+    std::string_view asked, std::function<bool(std::size_t)> const& keep, std::size_t limit) const
 {
+    auto const rewritten = with_phrases_replaced(asked);
+    std::string_view const query = rewritten;
     // Each distinct query word once at full weight; its synonyms at synonym_weight unless
     // the query names them itself.
     std::unordered_map<std::string, double> weights;

@@ -145,6 +145,23 @@ TEST_CASE("everyday words reach the catalogue's terms through the synonym table"
     CHECK(top("expire the leaked credential") == "InvalidateToken");
 }
 
+TEST_CASE("what a request asks to do is read from phrases too", "[discovery]")
+{
+    std::vector<search_entry> entries {
+        { "GetCard", "Get a card", "Reads one card.", "", "", "" },
+        { "DeleteCard", "Delete a card", "Deletes a card for good.", "", "", "" },
+        { "CreateCard", "Create a card", "Makes a new card.", "", "", "" },
+        { "UpdateCard", "Update a card", "Changes a card.", "", "", "" },
+    };
+    search_index index(entries);
+    auto const all = [](std::size_t) { return true; };
+    // "get" alone asks to read; "get rid of" asks to delete, "set up" to create.
+    CHECK(index.search("get the card", all, 10).front().position == 0);
+    CHECK(index.search("get rid of the card", all, 10).front().position == 1);
+    CHECK(index.search("set up a card", all, 10).front().position == 2);
+    CHECK(index.search("set the card", all, 10).front().position == 3);
+}
+
 TEST_CASE("a request that names a platform lifts that toolkit's tools", "[discovery]")
 {
     // Two toolkits with the same tool; only their platform words tell them apart.
