@@ -26,9 +26,18 @@ constexpr double b = 0.75;
 
 /// Field weights: the name is the most reliable summary of a tool, the description says what
 /// it does and when to use it, and parameter texts add vocabulary (and some noise).
-enum field : std::size_t { name_field, title_field, description_field, params_field };
-constexpr std::size_t field_count = 4;
-constexpr std::array<double, field_count> field_weight = { 3.0, 1.0, 2.0, 0.5 };
+/// The last field holds the name's words as written, unstemmed: "invoices" in a request
+/// matches `RetrieveInvoices` better than `GetInvoiceDetails`, which stemming alone cannot
+/// tell apart (a plural asks for the list, a singular for one).
+enum field : std::size_t {
+    name_field,
+    title_field,
+    description_field,
+    params_field,
+    name_form_field
+};
+constexpr std::size_t field_count = 5;
+constexpr std::array<double, field_count> field_weight = { 3.0, 1.0, 2.0, 0.5, 1.0 };
 
 /// Query words widened by these, at this weight of the word's own.
 constexpr double synonym_weight = 0.3;
@@ -449,6 +458,21 @@ std::string with_phrases_replaced(std::string_view query)
 
 } // namespace
 
+/// The words of `text` as written (lower-cased, not stemmed), marked so they never meet a
+/// stemmed word: "Invoices" -> "=invoices".
+std::vector<std::string> exact_forms(std::string_view text)
+{
+    std::vector<std::string> out;
+    for (auto raw : split_words(text)) {
+        auto w = common::to_lower_ascii(raw);
+        if (w.size() < 2 || stopwords().contains(w)) {
+            continue;
+        }
+        out.push_back("=" + w);
+    }
+    return out;
+}
+
 std::vector<std::string> search_tokens(std::string_view text)
 {
     std::vector<std::string> out;
@@ -480,7 +504,7 @@ search_index::search_index(std::vector<search_entry> const& entries)
         auto const& e = entries[i];
         tokens[i] = { search_tokens(e.name), search_tokens(e.title),
             search_tokens(without_tool_references(e.description)),
-            search_tokens(without_tool_references(e.params)) };
+            search_tokens(without_tool_references(e.params)), exact_forms(e.name) };
         actions_.push_back(static_cast<std::uint8_t>(action_of_name(e.name)));
         auto const [group, fresh]
             = group_numbers.try_emplace(e.group, static_cast<std::uint32_t>(group_numbers.size()));
@@ -573,6 +597,7 @@ std::vector<search_index::hit> search_index::search(
     for (auto& w : search_tokens(query)) {
         weights[w] = 1.0;
     }
+
     std::vector<std::pair<std::string, double>> widened(weights.begin(), weights.end());
     for (auto const& [w, weight] : std::vector<std::pair<std::string, double>>(widened)) {
         if (auto it = synonyms().find(w); it != synonyms().end()) {
@@ -582,6 +607,12 @@ std::vector<search_index::hit> search_index::search(
                     widened.emplace_back(other, synonym_weight);
                 }
             }
+        }
+    }
+    std::unordered_set<std::string> forms;
+    for (auto& form : exact_forms(query)) { // each once, never widened by synonyms
+        if (forms.insert(form).second) {
+            widened.emplace_back(std::move(form), 1.0);
         }
     }
     std::vector<double> scores(names_.size(), 0.0);

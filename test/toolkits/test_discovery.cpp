@@ -145,6 +145,19 @@ TEST_CASE("everyday words reach the catalogue's terms through the synonym table"
     CHECK(top("expire the leaked credential") == "InvalidateToken");
 }
 
+TEST_CASE("a name's words as written tell the list from the single item", "[discovery]")
+{
+    std::vector<search_entry> entries {
+        { "GetInvoiceDetails", "Get an invoice", "Reads one invoice with its lines.", "", "", "" },
+        { "RetrieveInvoices", "List invoices", "Lists invoices, a page at a time.", "", "", "" },
+    };
+    search_index index(entries);
+    auto const all = [](std::size_t) { return true; };
+    // Stemmed, "invoice" and "invoices" are one word; as written, each names one tool.
+    CHECK(index.search("show me the invoices", all, 10).front().position == 1);
+    CHECK(index.search("show me invoice 42", all, 10).front().position == 0);
+}
+
 TEST_CASE("what a request asks to do is read from phrases too", "[discovery]")
 {
     std::vector<search_entry> entries {
