@@ -102,6 +102,18 @@ TEST_CASE("search words: identifiers split, stopwords dropped, light stemming", 
     CHECK(search_tokens("list_user_ids") == std::vector<std::string> { "list", "user", "id" });
 }
 
+namespace {
+/// The position of the entry `index` ranks first for `query`; fails the test when none matches.
+std::size_t best(search_index const& index, std::string_view query)
+{
+    auto const hits = index.search(
+        query, [](std::size_t) { return true; }, 10);
+    INFO("query: " << query);
+    REQUIRE_FALSE(hits.empty());
+    return hits.front().position;
+}
+} // namespace
+
 TEST_CASE("the index ranks by field-weighted words and widens by synonyms", "[discovery]")
 {
     std::vector<search_entry> entries {
@@ -114,7 +126,7 @@ TEST_CASE("the index ranks by field-weighted words and widens by synonyms", "[di
     auto hits = index.search("remove the task", all, 10);
     REQUIRE_FALSE(hits.empty());
     CHECK(hits.front().position == 0); // remove ~ delete, task ~ card
-    CHECK(index.search("boards", all, 10).front().position == 2);
+    CHECK(best(index, "boards") == 2);
     CHECK(index.search("quantum flux", all, 10).empty());
     auto only_archive = [](std::size_t p) { return p == 1; };
     auto filtered = index.search("card", only_archive, 10);
@@ -134,11 +146,7 @@ TEST_CASE("everyday words reach the catalogue's terms through the synonym table"
         { "ListProjects", "List projects", "Projects of a team.", "", "", "" },
     };
     search_index index(entries);
-    auto const all = [](std::size_t) { return true; };
-    auto const top = [&](std::string_view query) {
-        auto hits = index.search(query, all, 10);
-        return hits.empty() ? std::string("<none>") : entries[hits.front().position].name;
-    };
+    auto const top = [&](std::string_view query) { return entries[best(index, query)].name; };
     CHECK(top("a field for the table") == "AddPropertyToCollection");
     CHECK(top("kick the contractor") == "RemoveMemberFromBoard");
     CHECK(top("put it on hold") == "PauseProject");
@@ -152,10 +160,9 @@ TEST_CASE("a name's words as written tell the list from the single item", "[disc
         { "RetrieveInvoices", "List invoices", "Lists invoices, a page at a time.", "", "", "" },
     };
     search_index index(entries);
-    auto const all = [](std::size_t) { return true; };
     // Stemmed, "invoice" and "invoices" are one word; as written, each names one tool.
-    CHECK(index.search("show me the invoices", all, 10).front().position == 1);
-    CHECK(index.search("show me invoice 42", all, 10).front().position == 0);
+    CHECK(best(index, "show me the invoices") == 1);
+    CHECK(best(index, "show me invoice 42") == 0);
 }
 
 TEST_CASE("what a request asks to do is read from phrases too", "[discovery]")
@@ -167,12 +174,11 @@ TEST_CASE("what a request asks to do is read from phrases too", "[discovery]")
         { "UpdateCard", "Update a card", "Changes a card.", "", "", "" },
     };
     search_index index(entries);
-    auto const all = [](std::size_t) { return true; };
     // "get" alone asks to read; "get rid of" asks to delete, "set up" to create.
-    CHECK(index.search("get the card", all, 10).front().position == 0);
-    CHECK(index.search("get rid of the card", all, 10).front().position == 1);
-    CHECK(index.search("set up a card", all, 10).front().position == 2);
-    CHECK(index.search("set the card", all, 10).front().position == 3);
+    CHECK(best(index, "get the card") == 0);
+    CHECK(best(index, "get rid of the card") == 1);
+    CHECK(best(index, "set up a card") == 2);
+    CHECK(best(index, "set the card") == 3);
 }
 
 TEST_CASE("a request that names a platform lifts that toolkit's tools", "[discovery]")
@@ -187,12 +193,11 @@ TEST_CASE("a request that names a platform lifts that toolkit's tools", "[discov
             "DeskApi IT service desk platform" },
     };
     search_index index(entries);
-    auto const all = [](std::size_t) { return true; };
-    CHECK(index.search("delete the project on the service desk", all, 10).front().position == 1);
-    CHECK(index.search("delete the deployment's project", all, 10).front().position == 0);
+    CHECK(best(index, "delete the project on the service desk") == 1);
+    CHECK(best(index, "delete the deployment's project") == 0);
     // "platform" is every toolkit's word here, so it names none of them: the toolkit with the
     // better-scoring tools (two mention projects) wins.
-    CHECK(index.search("delete a project on the platform", all, 10).front().position == 1);
+    CHECK(best(index, "delete a project on the platform") == 1);
 }
 
 TEST_CASE("another tool named in backticks does not lend this one its words", "[discovery]")
