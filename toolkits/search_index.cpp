@@ -456,8 +456,6 @@ std::string with_phrases_replaced(std::string_view query)
     return text;
 }
 
-} // namespace
-
 /// The words of `text` as written (lower-cased, not stemmed), marked so they never meet a
 /// stemmed word: "Invoices" -> "=invoices".
 std::vector<std::string> exact_forms(std::string_view text)
@@ -472,6 +470,8 @@ std::vector<std::string> exact_forms(std::string_view text)
     }
     return out;
 }
+
+} // namespace
 
 std::vector<std::string> search_tokens(std::string_view text)
 {
@@ -597,7 +597,6 @@ std::vector<search_index::hit> search_index::search(
     for (auto& w : search_tokens(query)) {
         weights[w] = 1.0;
     }
-
     std::vector<std::pair<std::string, double>> widened(weights.begin(), weights.end());
     for (auto const& [w, weight] : std::vector<std::pair<std::string, double>>(widened)) {
         if (auto it = synonyms().find(w); it != synonyms().end()) {
@@ -635,9 +634,9 @@ std::vector<search_index::hit> search_index::search(
             hits.push_back({ d, scores[d] });
         }
     }
-    // The toolkit the request is most likely about: the one naming the most of whose platform
-    // words the request uses itself (not through synonyms); among equals, the one whose best
-    // few tools score highest together.
+    // The toolkit the request is most likely about: the one whose platform words the request
+    // itself uses most (synonyms do not count); among equals, the one whose best few tools
+    // score highest together.
     std::vector<std::vector<double>> by_group(group_count_);
     for (auto const& h : hits) {
         by_group[groups_[h.position]].push_back(h.score);

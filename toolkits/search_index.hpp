@@ -1,9 +1,9 @@
 // Ranked search over the served tools' texts (the discovery meta-tool `toolgate_search_tools`):
 // BM25F over name words (stemmed, and as written), title, description and parameter texts
-// with field weights, query
-// words widened by a small synonym table of our own, identifier-aware tokens (CamelCase,
-// snake_case, acronyms) and a light stemmer. Built once at start-up; a search touches only the
-// postings of the query's words.
+// with field weights, query words widened by a small synonym table of our own,
+// identifier-aware tokens (CamelCase, snake_case, acronyms) and a light stemmer; the action a
+// request asks for and the toolkit it names lift the tools that match them. Built once at
+// start-up; a search touches only the postings of the query's words.
 #pragma once
 
 #include <cstddef>
