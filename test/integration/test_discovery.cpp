@@ -1,8 +1,10 @@
 // Tool modes, pinned tools, read-only mode and per-connection choices on the real catalogue
 // (issue 12), over stdio and Streamable HTTP, in both protocol generations.
 #include "integration_support.hpp"
+#include "support/fake_platform.hpp"
 
 #include <boost/json/serialize.hpp>
+#include <fmt/format.h>
 
 using namespace toolgate::testing;
 
@@ -68,6 +70,89 @@ TEST_CASE(
     auto const via_meta = server.response(5);
     auto const direct = server.response(6);
     CHECK(via_meta.at("result") == direct.at("result"));
+}
+
+TEST_CASE("discovery: with only the meta-tools, a request for each toolkit is found by search "
+          "and called",
+    "[discovery][stdio]")
+{
+    // Issue 12's "done when": a client that sees only the three meta-tools finds a tool of every
+    // toolkit from a plain request (no toolkit filter: all 1150 tools compete) and calls it
+    // through toolgate_call_tool, which reaches the platform. Every toolkit points at one fake
+    // platform, each under its own path prefix.
+    struct errand {
+        std::string toolkit;
+        std::string prefix;
+        std::string request;
+        std::string tool;
+        std::string arguments;
+        std::string path; ///< where the call must arrive
+    };
+    std::vector<errand> const errands {
+        { "StoreApi", "/store", "show the contents of folder 12345 in file storage",
+            "StoreApi_RetrieveFolderItems", R"({"folder_identifier":"12345"})",
+            "/store/folders/12345/items" },
+        { "CoreEngineApi", "/engine", "is the tool engine up and healthy",
+            "CoreEngineApi_CheckEngineHealth", "{}", "/engine/v1/health" },
+        { "SearchApi", "/search", "list all of our websets", "SearchApi_ListWebsets", "{}",
+            "/search/websets/v0/websets" },
+        { "LedgerApi", "/ledger", "list the invoices in our accounting",
+            "LedgerApi_RetrieveInvoices", R"({"ledger_tenant_id":"tenant-1"})",
+            "/ledger/Invoices" },
+        { "DeskApi", "/desk", "list the tickets on the IT service desk", "DeskApi_ListDeskTickets",
+            "{}", "/desk/tickets" },
+        { "KanbanApi", "/kanban", "who are the members of board 5f1e", "KanbanApi_GetBoardMembers",
+            R"({"board_id":"5f1e"})", "/kanban/boards/5f1e/members" },
+        { "VectorDbApi", "/vector", "show the schema of the vector database",
+            "VectorDbApi_RetrieveDatabaseSchema", "{}", "/vector/schema" },
+        { "DeployApi", "/deploy", "list the projects on the deployment platform",
+            "DeployApi_RetrieveProjectsList", "{}", "/deploy/v10/projects" },
+    };
+    toolgate::test::fake_platform platform;
+    std::vector<std::string> args { "--ca-file", toolgate::test::fake_platform::ca_file() };
+    for (auto const& e : errands) {
+        args.insert(
+            args.end(), { "--base-url", fmt::format("{}={}", e.toolkit, platform.url(e.prefix)) });
+    }
+    spawn_options options;
+    options.env = { "STORE_ACCESS_TOKEN=t", "ENGINE_API_KEY=t", "SEARCH_API_KEY=t",
+        "LEDGER_ACCESS_TOKEN=t", "DESK_SUBDOMAIN=acme", "DESK_API_KEY=t", "KANBAN_API_KEY=k",
+        "KANBAN_TOKEN=t", "VECTORDB_API_KEY=t", "VECTORDB_SERVER_URL=https://vector.invalid",
+        "DEPLOY_ACCESS_TOKEN=t" };
+    stdio_server server(args, toolgate_bin, options);
+    server.initialize();
+    server.send(list_request);
+    REQUIRE(listed_names(server.response(2)).size() == 3); // the meta-tools only
+
+    int id = 10;
+    for (auto const& e : errands) {
+        INFO(e.toolkit << ": " << e.request);
+        server.send(call_request(std::to_string(++id), "toolgate_search_tools",
+            json::serialize(json::object { { "query", e.request }, { "limit", 5 } })));
+        auto const found = server.response(id);
+        std::vector<std::string> names;
+        for (auto const& hit : found.at("result").at("structuredContent").at("tools").as_array()) {
+            names.emplace_back(hit.at("name").as_string());
+        }
+        INFO("found: " << fmt::format("{}", fmt::join(names, ", ")));
+        CHECK(std::find(names.begin(), names.end(), e.tool) != names.end());
+
+        server.send(call_request(
+            std::to_string(++id), "toolgate_describe_tools", R"({"names":[")" + e.tool + R"("]})"));
+        auto const described = server.response(id);
+        auto const& tools = described.at("result").at("structuredContent").at("tools").as_array();
+        REQUIRE(tools.size() == 1);
+        CHECK(tools[0].as_object().contains("inputSchema"));
+
+        auto const before = platform.request_count();
+        server.send(call_request(std::to_string(++id), "toolgate_call_tool",
+            R"({"name":")" + e.tool + R"(","arguments":)" + e.arguments + "}"));
+        auto const called = server.response(id);
+        auto const* is_error = called.at("result").as_object().if_contains("isError");
+        CHECK((is_error == nullptr || *is_error == false));
+        REQUIRE(platform.request_count() == before + 1);
+        CHECK(platform.requests().back().path() == e.path);
+    }
 }
 
 TEST_CASE(
