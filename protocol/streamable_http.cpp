@@ -170,7 +170,7 @@ verdict classify_post(post_view const& request, parse_limits limits)
         return out;
     }
     if (auto checked = check_legacy_version_header(request, msg); !checked) {
-        return std::move(checked.error());
+        return checked.error();
     }
     auto const method = msg.method();
     if (method == names::initialize) {
@@ -206,7 +206,7 @@ rpc_result<request_meta> check_modern_request(post_view const& request, message 
     }
     auto meta = read_request_meta(params);
     if (!meta) {
-        return std::move(meta.error());
+        return meta.error();
     }
     if (!is_modern_version(claimed)) {
         return unsupported_version_error(claimed);

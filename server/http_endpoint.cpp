@@ -198,7 +198,7 @@ asio::awaitable<void> mcp_http_endpoint::serve_metrics(
     }
     if (!options_.metrics_public) {
         if (auto client = authenticate(request); !client) {
-            co_await refuse_client(std::move(client.error()), out);
+            co_await refuse_client(client.error(), out);
             co_return;
         }
         out.mark_authenticated();
@@ -310,7 +310,7 @@ asio::awaitable<void> mcp_http_endpoint::handle(http_request request, http_respo
     // §3 row 0, H16, A4/A5: the token is checked on every request, sessions or not.
     auto client = authenticate(request);
     if (!client) {
-        co_await refuse_client(std::move(client.error()), out);
+        co_await refuse_client(client.error(), out);
         co_return;
     }
     out.mark_authenticated();
@@ -390,7 +390,7 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
     auto const plain = post_view_of(request);
     auto checked_headers = shttp::check_post_headers(plain);
     if (!checked_headers) {
-        co_await send(out, std::move(checked_headers.error()));
+        co_await send(out, checked_headers.error());
         co_return;
     }
     auto const accepts = *checked_headers;

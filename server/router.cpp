@@ -129,7 +129,7 @@ protocol::rpc_result<router::call_ticket> router::admit_call(protocol::tool_call
     ticket.hold_total(inflight_total_);
     if (auto admitted = admit_principal(principal); !admitted) {
         count_refused(call);
-        return std::move(admitted.error());
+        return admitted.error();
     }
     ticket.hold_principal(*this, principal);
     if (conv) { // stdio registers calls of both eras: a cancellation names the id only
