@@ -435,22 +435,19 @@ std::string with_phrases_replaced(std::string_view query)
     static constexpr std::pair<std::string_view, std::string_view> phrases[]
         = { { "get rid of", "remove" }, { "set up", "create" } };
     std::string text(query);
+    auto lowered = common::to_lower_ascii(text); // same length; kept in step with `text`
     for (auto const& [phrase, word] : phrases) {
-        std::size_t from = 0;
-        for (;;) {
-            auto const at = common::to_lower_ascii(text).find(phrase, from);
-            if (at == std::string::npos) {
-                break;
-            }
+        for (auto at = lowered.find(phrase); at != std::string::npos;) {
             auto const end = at + phrase.size();
             bool const whole = (at == 0 || !std::isalnum(static_cast<unsigned char>(text[at - 1])))
                 && (end == text.size() || !std::isalnum(static_cast<unsigned char>(text[end])));
-            if (whole) {
-                text.replace(at, phrase.size(), word);
-                from = at + word.size();
-            } else {
-                from = at + 1;
+            if (!whole) {
+                at = lowered.find(phrase, at + 1);
+                continue;
             }
+            text.replace(at, phrase.size(), word);
+            lowered.replace(at, phrase.size(), word);
+            at = lowered.find(phrase, at + word.size());
         }
     }
     return text;
