@@ -33,6 +33,9 @@ DEFAULT_REQUESTS = os.path.join(HERE, "requests.json")
 # The tuning set: the ranker's constants and synonym table are judged on it, never on
 # requests.json, which stays held out (README "Two request sets").
 DEV_REQUESTS = os.path.join(HERE, "dev-requests.json")
+# One request for every tool (README "The coverage set"): it finds tools whose texts lack the
+# words users say. The descriptions were revised against it, so its figures are not results.
+COVERAGE_REQUESTS = os.path.join(HERE, "coverage-requests.json")
 MIN_PER_TOOLKIT = 30
 MIN_PER_TOOLKIT_DEV = 20
 TOOLKITS = ["StoreApi", "CoreEngineApi", "SearchApi", "LedgerApi", "DeskApi", "KanbanApi",
@@ -318,6 +321,32 @@ def check_requests(reqs, known_ids, minimum=MIN_PER_TOOLKIT):
     return problems
 
 
+_WORDS = re.compile(r"[a-z0-9]+")
+
+
+def word_runs(text, n=6):
+    """Every run of n consecutive words of text, lower-cased."""
+    w = _WORDS.findall(text.lower())
+    return {" ".join(w[i:i + n]) for i in range(len(w) - n + 1)}
+
+
+def overlapping(reqs, other_paths, n=6):
+    """Problems for the requests of reqs that share a run of n words with a request of the
+    sets in other_paths: the coverage set is used to revise the texts, so a request close to
+    one of the held-out or tuning sets would carry that set's wording into them."""
+    other = {}
+    for path in other_paths:
+        for r in load_requests(path):
+            for run in word_runs(r["request"], n):
+                other.setdefault(run, os.path.basename(path))
+    problems = []
+    for r in reqs:
+        hit = next((other[w] for w in word_runs(r["request"], n) if w in other), None)
+        if hit:
+            problems.append(f"shares {n} words in a row with a request of {hit}: {r['request']}")
+    return problems
+
+
 def evaluate(reqs, ranker):
     """One result per request: the 1-based rank of its best-placed expected tool (None when
     the ranker did not return any of them) and the ranker's top TOP_K."""
@@ -396,6 +425,8 @@ def parse_args(argv):
                       help="the request set (default: bench/selection/requests.json)")
     sets.add_argument("--dev", action="store_true",
                       help="the tuning set, bench/selection/dev-requests.json")
+    sets.add_argument("--coverage", action="store_true",
+                      help="one request per tool, bench/selection/coverage-requests.json")
     p.add_argument("--ranker", choices=sorted(RANKERS), default="bm25",
                    help="which ranker to evaluate (default: bm25)")
     p.add_argument("--server-bin", metavar="PATH",
@@ -410,13 +441,20 @@ def parse_args(argv):
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    reqs = load_requests(DEV_REQUESTS if args.dev else args.requests)
+    path = DEV_REQUESTS if args.dev else COVERAGE_REQUESTS if args.coverage else args.requests
+    reqs = load_requests(path)
     if args.upstream:
         docs, source = load_upstream_tools(args.upstream)
     else:
         docs, source = load_catalogue_tools(args.catalogue_rev)
     known = {d["id"] for d in docs}
-    problems = check_requests(reqs, known, MIN_PER_TOOLKIT_DEV if args.dev else MIN_PER_TOOLKIT)
+    problems = check_requests(reqs, known,
+                              MIN_PER_TOOLKIT if path == DEFAULT_REQUESTS else MIN_PER_TOOLKIT_DEV)
+    if args.coverage:
+        firsts = collections.Counter(r["expected"][0] for r in reqs)
+        problems += [f"{t}: no request of its own" for t in sorted(known - set(firsts))]
+        problems += [f"{t}: {c} requests of its own" for t, c in firsts.items() if c > 1]
+        problems += overlapping(reqs, [DEFAULT_REQUESTS, DEV_REQUESTS])
     if args.check:
         for msg in problems:
             print(f"selection bench: {msg}", file=sys.stderr)
