@@ -337,8 +337,8 @@ def overlapping(reqs, other_paths, n=6):
     other = {}
     for path in other_paths:
         for r in load_requests(path):
-            for run in word_runs(r["request"], n):
-                other.setdefault(run, os.path.basename(path))
+            for phrase in word_runs(r["request"], n):
+                other.setdefault(phrase, os.path.basename(path))
     problems = []
     for r in reqs:
         hit = next((other[w] for w in word_runs(r["request"], n) if w in other), None)
@@ -448,8 +448,8 @@ def main(argv=None):
     else:
         docs, source = load_catalogue_tools(args.catalogue_rev)
     known = {d["id"] for d in docs}
-    problems = check_requests(reqs, known,
-                              MIN_PER_TOOLKIT if path == DEFAULT_REQUESTS else MIN_PER_TOOLKIT_DEV)
+    problems = check_requests(reqs, known, MIN_PER_TOOLKIT_DEV if args.dev or args.coverage
+                              else MIN_PER_TOOLKIT)
     if args.coverage:
         firsts = collections.Counter(r["expected"][0] for r in reqs)
         problems += [f"{t}: no request of its own" for t in sorted(known - set(firsts))]
