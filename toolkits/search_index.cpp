@@ -174,14 +174,16 @@ action action_of_query(std::string_view query)
         { "kill", action::remove },
         { "swap", action::change },
     };
-    std::size_t seen = 0;
-    for (auto raw : split_words(query)) {
-        auto const w = common::to_lower_ascii(raw);
+    // "Give me the list" reads; "give Priya the editor role" grants, a change.
+    auto const all = split_words(query);
+    for (std::size_t i = 0; i < all.size() && i < 4; ++i) {
+        auto const w = common::to_lower_ascii(all[i]);
+        if (w == "give" && i + 1 < all.size()) {
+            auto const next = common::to_lower_ascii(all[i + 1]);
+            return next == "me" || next == "us" ? action::read : action::change;
+        }
         if (auto it = words.find(w); it != words.end()) {
             return it->second;
-        }
-        if (++seen == 4) {
-            break;
         }
     }
     return action::unknown;

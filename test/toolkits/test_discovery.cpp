@@ -181,6 +181,17 @@ TEST_CASE("what a request asks to do is read from phrases too", "[discovery]")
     CHECK(best(index, "set the card") == 3);
 }
 
+TEST_CASE("give me asks to see, give someone asks to grant", "[discovery]")
+{
+    std::vector<search_entry> entries {
+        { "GetUserRoles", "Get a user's roles", "Reads the roles a user holds.", "", "", "" },
+        { "AssignUserRoles", "Assign roles to a user", "Grants a user more roles.", "", "", "" },
+    };
+    search_index index(entries);
+    CHECK(best(index, "give me the roles of user 7") == 0);
+    CHECK(best(index, "give Priya the editor role") == 1);
+}
+
 TEST_CASE("a request that names a platform lifts that toolkit's tools", "[discovery]")
 {
     // Two toolkits with the same tool; only their platform words tell them apart.
