@@ -123,7 +123,7 @@ action action_of_query(std::string_view query)
         { "pull", action::read },
         { "search", action::read },
         { "retrieve", action::read },
-        { "give", action::read },
+        { "give", action::change }, // "give Priya the editor role"; "give me" is a phrase
         { "create", action::create },
         { "add", action::create },
         { "new", action::create },
@@ -174,16 +174,14 @@ action action_of_query(std::string_view query)
         { "kill", action::remove },
         { "swap", action::change },
     };
-    // "Give me the list" reads; "give Priya the editor role" grants, a change.
-    auto const all = split_words(query);
-    for (std::size_t i = 0; i < all.size() && i < 4; ++i) {
-        auto const w = common::to_lower_ascii(all[i]);
-        if (w == "give" && i + 1 < all.size()) {
-            auto const next = common::to_lower_ascii(all[i + 1]);
-            return next == "me" || next == "us" ? action::read : action::change;
-        }
+    std::size_t seen = 0;
+    for (auto raw : split_words(query)) {
+        auto const w = common::to_lower_ascii(raw);
         if (auto it = words.find(w); it != words.end()) {
             return it->second;
+        }
+        if (++seen == 4) {
+            break;
         }
     }
     return action::unknown;
@@ -435,7 +433,8 @@ std::string without_tool_references(std::string_view text)
 std::string with_phrases_replaced(std::string_view query)
 {
     static constexpr std::pair<std::string_view, std::string_view> phrases[]
-        = { { "get rid of", "remove" }, { "set up", "create" } };
+        = { { "get rid of", "remove" }, { "set up", "create" }, { "give me", "show me" },
+              { "give us", "show us" } };
     std::string text(query);
     auto lowered = common::to_lower_ascii(text); // same length; kept in step with `text`
     for (auto const& [phrase, word] : phrases) {
