@@ -4,7 +4,7 @@ BUILD ?= build
 ARGS ?=
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build run test test-unit clean format format-check tidy
+.PHONY: all deps configure build run test test-unit clean format format-check lint tidy
 
 all: build
 
@@ -43,6 +43,10 @@ format:
 
 format-check:
 	@bash tools/format.sh check
+
+# Structure checks (CI runs them with format-check): the include graph's layer order.
+lint:
+	@python3 tools/check-layers
 
 # Static checks (.clang-tidy, clang-tidy 14) over the production sources; CI runs it.
 tidy: build
