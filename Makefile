@@ -4,7 +4,7 @@ BUILD ?= build
 ARGS ?=
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build run test test-unit clean format format-check check-links tidy
+.PHONY: all deps configure build run test test-unit clean format format-check check-links lint tidy
 
 all: build
 
@@ -45,9 +45,14 @@ format-check:
 	@bash tools/format.sh check
 
 # Every relative link and anchor in the markdown files, and every .md path a file mentions,
-# resolves inside the repository (docs/testing.md). Needs only Python 3; CI runs it.
+# resolves inside the repository (docs/testing.md). Needs only Python 3.
 check-links:
 	@python3 tools/check-links
+
+# Structure checks (CI runs them with format-check): the include graph's layer order, and
+# the documents' links.
+lint: check-links
+	@python3 tools/check-layers
 
 # Static checks (.clang-tidy, clang-tidy 14) over the production sources; CI runs it.
 tidy: build
