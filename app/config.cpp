@@ -96,6 +96,12 @@ std::vector<std::string> stdio_arguments(config const& cfg)
     if (cfg.max_response_bytes != defaults.max_response_bytes) {
         add("--max-response-bytes", std::to_string(cfg.max_response_bytes));
     }
+    if (cfg.results.max_result_tokens != defaults.results.max_result_tokens) {
+        add("--max-result-tokens", std::to_string(cfg.results.max_result_tokens));
+    }
+    if (cfg.results.max_result_tokens_cap != defaults.results.max_result_tokens_cap) {
+        add("--max-result-tokens-cap", std::to_string(cfg.results.max_result_tokens_cap));
+    }
     return args;
 }
 
@@ -299,6 +305,7 @@ std::optional<config> parse_config(
     app.add_flag("--allow-insecure-upstream", c.allow_insecure_upstream,
         "allow plain http:// platform URLs (--base-url, VECTORDB_SERVER_URL) to hosts "
         "other than loopback; credentials then travel unencrypted");
+    toolkits::add_result_flags(app, c.results);
 
     app.add_option("--secrets-file", c.secrets_file,
            "platform secrets as KEY=VALUE lines (mode 0600), beside the environment and "

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "credentials/auth_cli.hpp"
+#include "toolkits/result_options.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -75,6 +76,9 @@ struct config {
     std::chrono::seconds call_timeout { 55 };
     std::size_t max_response_bytes = 32 * 1024 * 1024;
     bool allow_insecure_upstream = false; ///< http:// platforms off loopback
+
+    // Results (toolkits/result_options.hpp: the flags are registered there)
+    toolkits::result_options results;
 
     // Operations (README "Operations")
     std::string metrics_listen; ///< ADDR:PORT serving /metrics; empty: the HTTP port

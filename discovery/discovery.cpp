@@ -5,6 +5,8 @@
 #include "protocol/suggest.hpp"
 #include "protocol/text.hpp"
 #include "protocol/tool_pages.hpp"
+#include "toolkits/reserved_arguments.hpp"
+#include "toolkits/result_limits.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -19,6 +21,9 @@ namespace {
 namespace json = boost::json;
 using protocol::call_result;
 using protocol::tool_descriptor;
+using toolkits::limit_result;
+using toolkits::reserved_argument;
+using toolkits::reserved_arguments;
 
 constexpr std::size_t default_limit = 10;
 constexpr std::size_t max_limit = 50;
@@ -80,7 +85,25 @@ std::vector<tool_descriptor> meta_tools()
                          "description":"The tool's arguments, as its inputSchema (toolgate_describe_tools) describes them."}},
             "required":["name"],"additionalProperties":false})",
         false));
+    // The reserved arguments of every tool, without their underscore.
+    auto& call_tool = out.back();
+    auto schema = json::parse(call_tool.input_schema);
+    auto& properties = schema.as_object()["properties"].as_object();
+    for (auto const& reserved : reserved_arguments) {
+        properties[reserved.call_tool_name] = json::parse(reserved.schema);
+    }
+    call_tool.input_schema = json::serialize(schema);
     return out;
+}
+
+reserved_argument const* reserved_for_call_tool(std::string_view name)
+{
+    for (auto const& reserved : reserved_arguments) {
+        if (reserved.call_tool_name == name) {
+            return &reserved;
+        }
+    }
+    return nullptr;
 }
 
 std::string toolkit_of(tool_descriptor const& tool)
@@ -170,12 +193,15 @@ std::vector<search_entry> search_entries(std::span<const tool_descriptor> tools)
     return out;
 }
 
-discovery_provider::discovery_provider(tool_provider& inner, std::vector<search_entry> entries)
+discovery_provider::discovery_provider(
+    tool_provider& inner, std::vector<search_entry> entries, toolkits::result_options results)
     : inner_(inner)
     , inner_count_(inner.tools().size())
-    , index_(std::async(std::launch::async, [texts = std::move(entries)]() {
-        return std::make_shared<search_index const>(texts);
-    }).share())
+    , index_(std::async(std::launch::async,
+          [texts = std::move(entries)]() {
+              return std::make_shared<search_index const>(texts);
+          }).share())
+    , results_(results)
 {
     tools_.assign(inner.tools().begin(), inner.tools().end());
     for (auto& meta : meta_tools()) {
@@ -381,16 +407,17 @@ boost::asio::awaitable<call_result> discovery_provider::call(
         co_return co_await inner_.call(inner_.tools()[position], std::move(arguments), context);
     }
     if (tool.name == search_tools_name) {
-        co_return search_tools(arguments, context);
+        co_return limit_result(search_tools(arguments, context), results_, {});
     }
     if (tool.name == describe_tools_name) {
-        co_return describe_tools(arguments, context);
+        co_return limit_result(describe_tools(arguments, context), results_, {});
     }
     // toolgate_call_tool
     for (auto const& [key, value] : arguments) {
-        if (key != "name" && key != "arguments") {
+        if (key != "name" && key != "arguments" && reserved_for_call_tool(key) == nullptr) {
             co_return call_result::error(fmt::format(
-                "unknown argument `{}`: toolgate_call_tool takes `name` and `arguments`",
+                "unknown argument `{}`: toolgate_call_tool takes `name`, `arguments`, `fields` "
+                "and `max_tokens`",
                 protocol::clipped(key)));
         }
     }
@@ -445,6 +472,13 @@ boost::asio::awaitable<call_result> discovery_provider::call(
             message += "; find tools with toolgate_search_tools";
         }
         co_return call_result::error(std::move(message));
+    }
+    // `fields` and `max_tokens` are the tool's `_fields` and `_max_tokens` (they win over the
+    // same given inside `arguments`).
+    for (auto const& [key, value] : arguments) {
+        if (auto const* reserved = reserved_for_call_tool(key)) {
+            inner_arguments[reserved->name] = value;
+        }
     }
     co_return co_await inner_.call(
         inner_.tools()[target_position], std::move(inner_arguments), context);

@@ -2,6 +2,7 @@
 // Filled by whoever provides tools (the compiled-in catalogue, or test-only providers).
 #pragma once
 
+#include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
 #include <memory>
@@ -42,6 +43,11 @@ struct content_block {
 struct call_result {
     std::vector<content_block> content;
     std::optional<boost::json::value> structured;
+    /// `content[0]` is the platform's JSON answer as compact text, whether or not `structured`
+    /// holds its parsed value (large answers are not parsed when shaped).
+    bool json_answer = false;
+    /// The result's `_meta` (e.g. `io.toolgate/truncated` when the answer was cut to its budget).
+    std::optional<boost::json::object> meta;
     bool is_error = false;
     /// The platform's HTTP status for this call's request (0: none was sent or none came
     /// back), for logs.

@@ -400,6 +400,7 @@ call_result json_result(std::string_view body, json::value value)
     // value would turn 1.5 into 1.5E0).
     auto result = call_result::text(minify_json(body));
     result.structured = std::move(value);
+    result.json_answer = true;
     return result;
 }
 
@@ -440,7 +441,9 @@ call_result success_result(toolkit_spec const& toolkit, tool_spec const& tool,
     }
     bool const maybe_json = is_json_type(type) || type.empty();
     if (maybe_json && response.body.size() > options.structured_limit && is_json_type(type)) {
-        return call_result::text(minify_json(response.body));
+        auto result = call_result::text(minify_json(response.body));
+        result.json_answer = true;
+        return result;
     }
     if (maybe_json) {
         if (auto value = parse_json(response.body)) {

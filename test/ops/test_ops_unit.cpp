@@ -356,6 +356,8 @@ TEST_CASE("secret options are recognised by name, paths to secrets are not", "[o
     CHECK_FALSE(app::is_secret_option("auth-token-file"));
     CHECK_FALSE(app::is_secret_option("oauth-authorization-server"));
     CHECK_FALSE(app::is_secret_option("max-sessions-per-principal"));
+    CHECK_FALSE(app::is_secret_option("max-result-tokens")); // a limit, counted in tokens
+    CHECK_FALSE(app::is_secret_option("max-result-tokens-cap"));
     CHECK_FALSE(app::is_secret_option("keyboard"));
 }
 

@@ -1,6 +1,7 @@
 // Refuses catalogues that would compile into a broken server: the checks run at build time so
 // that a bad catalogue.json fails the build with `catalogue.json: Tool X: reason`.
 #include "toolkits/gen/catalogue_model.hpp"
+#include "toolkits/reserved_arguments.hpp"
 
 #include <boost/json/array.hpp>
 
@@ -61,6 +62,11 @@ void check_param(std::string_view tool, json::object const& p, bool m_tool)
 {
     auto name = get_string(p, "name", tool);
     auto where = std::string(" parameter ") + std::string(name);
+    if (toolkits::is_reserved_argument(name)) {
+        fail(tool,
+            "parameter `" + std::string(name)
+                + "` takes a name toolgate reserves for itself (toolkits/reserved_arguments.hpp)");
+    }
     auto type = get_string(p, "type", tool);
     if (!types.contains(type)) {
         fail(tool, "unknown type `" + std::string(type) + "` of" + where);
