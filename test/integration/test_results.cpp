@@ -47,8 +47,8 @@ spawn_options desk_secrets()
     return options;
 }
 
-std::vector<std::string> server_args(toolgate::test::fake_platform const& platform,
-    std::vector<std::string> extra = {})
+std::vector<std::string> server_args(
+    toolgate::test::fake_platform const& platform, std::vector<std::string> extra = {})
 {
     std::vector<std::string> args { "--toolkits", "DeskApi", "--ca-file",
         toolgate::test::fake_platform::ca_file(), "--base-url",
@@ -85,8 +85,8 @@ json::object check_cut(json::value const& result, std::size_t budget_tokens)
 
 } // namespace
 
-TEST_CASE("results: a list over the budget is cut with a note, 2025-11-25 over stdio",
-    "[results][stdio]")
+TEST_CASE(
+    "results: a list over the budget is cut with a note, 2025-11-25 over stdio", "[results][stdio]")
 {
     toolgate::test::fake_platform platform;
     platform.set_handler(desk);
@@ -108,8 +108,8 @@ TEST_CASE("results: a list over the budget is cut with a note, 2025-11-25 over s
     std::vector<int> seen(tickets, 0);
     json::object arguments;
     for (int id = 10; id < 40; ++id) {
-        server.send(call_request(std::to_string(id), "DeskApi_ListDeskTickets",
-            json::serialize(arguments)));
+        server.send(call_request(
+            std::to_string(id), "DeskApi_ListDeskTickets", json::serialize(arguments)));
         auto const result = server.response(id).at("result");
         for (auto n : shown_tickets(result)) {
             ++seen.at(static_cast<std::size_t>(n));
@@ -147,8 +147,8 @@ TEST_CASE("results: a cut list in 2026-07-28, stateless over HTTP", "[results][h
     auto const body = R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":)"
                       R"("DeskApi_ListDeskTickets","arguments":{},)"
         + modern_meta() + "}}";
-    auto const response = mcp_post(server.port(), body, {},
-        modern_headers("tools/call", "DeskApi_ListDeskTickets"));
+    auto const response = mcp_post(
+        server.port(), body, {}, modern_headers("tools/call", "DeskApi_ListDeskTickets"));
     REQUIRE(response.status == 200);
     auto const result = rpc_body(response).at("result");
     auto const meta = check_cut(result, 4000);
@@ -172,8 +172,8 @@ TEST_CASE("results: --max-result-tokens 0 leaves answers whole, the cap bounds _
         CHECK_FALSE(result.as_object().contains("_meta"));
         CHECK(result.at("structuredContent").at("tickets").as_array().size() == 30);
     }
-    stdio_server server(server_args(platform,
-                            { "--max-result-tokens", "1000", "--max-result-tokens-cap", "3000" }),
+    stdio_server server(
+        server_args(platform, { "--max-result-tokens", "1000", "--max-result-tokens-cap", "3000" }),
         toolgate_bin, desk_secrets());
     server.initialize();
     server.send(call_request("6", "DeskApi_ListDeskTickets", R"({"_max_tokens":90000})"));

@@ -233,7 +233,8 @@ TEST_CASE("reserved arguments never reach the platform, _fields narrows the answ
     CHECK(r.content.size() == 1);
 }
 
-TEST_CASE("budget 0 leaves every answer whole, and the cap bounds _max_tokens", "[upstream][results]")
+TEST_CASE(
+    "budget 0 leaves every answer whole, and the cap bounds _max_tokens", "[upstream][results]")
 {
     upstream_stack stack;
     stack.fake.set_handler(serve);
