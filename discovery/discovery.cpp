@@ -7,6 +7,7 @@
 #include "protocol/tool_pages.hpp"
 #include "toolkits/reserved_arguments.hpp"
 #include "toolkits/result_limits.hpp"
+#include "toolkits/tool_error.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -104,6 +105,42 @@ reserved_argument const* reserved_for_call_tool(std::string_view name)
         }
     }
     return nullptr;
+}
+
+/// toolgate_call_tool's arguments checked (`name` present, nothing unknown) and the called
+/// tool's own: `arguments` (an object, or JSON text of one), with `fields` and `max_tokens` as
+/// its `_fields` and `_max_tokens` (they win over the same given inside `arguments`).
+toolkits::tool_result<json::object> call_tool_arguments(json::object const& arguments)
+{
+    for (auto const& [key, value] : arguments) {
+        if (key != "name" && key != "arguments" && reserved_for_call_tool(key) == nullptr) {
+            return toolkits::refuse(fmt::format(
+                "unknown argument `{}`: toolgate_call_tool takes `name`, `arguments`, `fields` "
+                "and `max_tokens`",
+                protocol::clipped(key)));
+        }
+    }
+    auto const* name = arguments.if_contains("name");
+    if (!name || !name->is_string() || name->get_string().empty()) {
+        return toolkits::refuse("argument `name`: the tool to call is required");
+    }
+    json::object inner;
+    if (auto const* a = arguments.if_contains("arguments"); a && !a->is_null()) {
+        boost::system::error_code ec;
+        // Some models send the arguments as JSON text; take it when it is an object.
+        auto parsed = a->is_string() ? json::parse(a->get_string(), ec) : *a;
+        if (ec || !parsed.is_object()) {
+            return toolkits::refuse(
+                "argument `arguments`: expected an object with the tool's arguments");
+        }
+        inner = std::move(parsed.get_object());
+    }
+    for (auto const& [key, value] : arguments) {
+        if (auto const* reserved = reserved_for_call_tool(key)) {
+            inner[reserved->name] = value;
+        }
+    }
+    return inner;
 }
 
 std::string toolkit_of(tool_descriptor const& tool)
@@ -413,35 +450,10 @@ boost::asio::awaitable<call_result> discovery_provider::call(
         co_return limit_result(describe_tools(arguments, context), results_, {});
     }
     // toolgate_call_tool
-    for (auto const& [key, value] : arguments) {
-        if (key != "name" && key != "arguments" && reserved_for_call_tool(key) == nullptr) {
-            co_return call_result::error(fmt::format(
-                "unknown argument `{}`: toolgate_call_tool takes `name`, `arguments`, `fields` "
-                "and `max_tokens`",
-                protocol::clipped(key)));
-        }
-    }
     auto const* name = arguments.if_contains("name");
-    if (!name || !name->is_string() || name->get_string().empty()) {
-        co_return call_result::error("argument `name`: the tool to call is required");
-    }
-    json::object inner_arguments;
-    if (auto const* a = arguments.if_contains("arguments"); a && !a->is_null()) {
-        if (a->is_object()) {
-            inner_arguments = a->get_object();
-        } else if (a->is_string()) {
-            // Some models send the arguments as JSON text; take it when it is an object.
-            boost::system::error_code ec;
-            auto parsed = json::parse(a->get_string(), ec);
-            if (ec || !parsed.is_object()) {
-                co_return call_result::error(
-                    "argument `arguments`: expected an object with the tool's arguments");
-            }
-            inner_arguments = std::move(parsed.get_object());
-        } else {
-            co_return call_result::error(
-                "argument `arguments`: expected an object with the tool's arguments");
-        }
+    auto inner_arguments = call_tool_arguments(arguments);
+    if (!inner_arguments) {
+        co_return call_result::error(std::move(inner_arguments.error().message));
     }
     auto const* target = find(name->get_string());
     auto const target_position
@@ -473,15 +485,8 @@ boost::asio::awaitable<call_result> discovery_provider::call(
         }
         co_return call_result::error(std::move(message));
     }
-    // `fields` and `max_tokens` are the tool's `_fields` and `_max_tokens` (they win over the
-    // same given inside `arguments`).
-    for (auto const& [key, value] : arguments) {
-        if (auto const* reserved = reserved_for_call_tool(key)) {
-            inner_arguments[reserved->name] = value;
-        }
-    }
     co_return co_await inner_.call(
-        inner_.tools()[target_position], std::move(inner_arguments), context);
+        inner_.tools()[target_position], std::move(*inner_arguments), context);
 }
 
 } // namespace toolgate::discovery

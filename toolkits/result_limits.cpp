@@ -136,7 +136,9 @@ std::string fields_example(answer_tree const& tree, index list, std::string cons
     pick([](std::string const&) { return true; });
     json::array paths;
     for (auto const& k : keys) {
-        paths.emplace_back(list == none ? k : list_path + "[]." + k);
+        std::string path = list == none ? std::string() : list_path + "[].";
+        path += k;
+        paths.emplace_back(path);
     }
     return json::serialize(paths);
 }
@@ -152,6 +154,21 @@ std::vector<std::string> members_of(answer_tree const& tree)
         out.push_back(tree.key(c));
     }
     return out;
+}
+
+/// A `_fields` example from the paged list, else the outermost list that was cut, else the
+/// answer's members.
+std::string example_for(answer_tree const& tree, note_facts const& facts, cut_report const& cut)
+{
+    auto list = facts.page ? facts.page->list : none;
+    auto path = facts.list_path;
+    for (auto const& c : cut.lists) {
+        if (list == none && c.path.find('[') == std::string::npos) {
+            list = c.node;
+            path = c.path;
+        }
+    }
+    return fields_example(tree, list, path);
 }
 
 /// Hides the page's shown elements past `keep` (the next page starts right after them).
@@ -229,16 +246,7 @@ call_result limit_json(
             facts.next = &*next;
         }
         if (facts.fields_example.empty()) {
-            // The paged list, else the outermost list that was cut, else the answer's members.
-            auto list = facts.page ? facts.page->list : none;
-            auto path = facts.list_path;
-            for (auto const& c : cut.lists) {
-                if (list == none && c.path.find('[') == std::string::npos) {
-                    list = c.node;
-                    path = c.path;
-                }
-            }
-            facts.fields_example = fields_example(tree, list, path);
+            facts.fields_example = example_for(tree, facts, cut);
         }
         shown = cut.fits ? tree.serialize() : cut_text(tree.serialize(), target);
         facts.shown_bytes = shown.size();
@@ -253,13 +261,12 @@ call_result limit_json(
         meta = truncated_meta(facts);
     }
     if (!cut.fits) {
-        auto out = std::move(result);
-        out.content.front().text = std::move(shown);
+        // Not complete JSON any more: text, without a structured value.
+        result.json_answer = false;
+        result.content.front().type = content_block::kind::text;
+        auto out
+            = finish_json(std::move(result), std::move(shown), std::move(note), std::move(meta));
         out.structured.reset();
-        out.json_answer = false;
-        out.content.push_back({ content_block::kind::text, std::move(note), {}, {} });
-        out.meta.emplace();
-        (*out.meta)[truncated_meta_key] = std::move(*meta);
         return out;
     }
     return finish_json(std::move(result), std::move(shown), std::move(note), std::move(meta));

@@ -15,9 +15,10 @@ std::uint64_t tokens_of(std::size_t bytes)
     return (bytes + bytes_per_token - 1) / bytes_per_token;
 }
 
+/// A list's name at the start of a sentence.
 std::string list_name(std::string const& path)
 {
-    return path.empty() ? std::string("the list") : "`" + path + "`";
+    return path.empty() ? std::string("The list") : "`" + path + "`";
 }
 
 std::string join(std::vector<std::string> const& items, std::string_view quote)
