@@ -43,8 +43,9 @@ struct content_block {
 struct call_result {
     std::vector<content_block> content;
     std::optional<boost::json::value> structured;
-    /// `content[0]` is the platform's JSON answer as compact text, whether or not `structured`
-    /// holds its parsed value (large answers are not parsed when shaped).
+    /// `content[0]` is the platform's JSON answer as text: compact with its parsed value in
+    /// `structured`, or, when too large to be parsed when shaped, as it came (the budget step
+    /// cuts it from there, or minifies it when it passes whole).
     bool json_answer = false;
     /// The result's `_meta` (e.g. `io.toolgate/truncated` when the answer was cut to its budget).
     std::optional<boost::json::object> meta;

@@ -3,6 +3,7 @@
 #include "toolkits/result_limits.hpp"
 
 #include "common/ascii.hpp"
+#include "common/json_scan.hpp"
 #include "toolkits/answer_tree.hpp"
 #include "toolkits/paging.hpp"
 #include "toolkits/result_budget.hpp"
@@ -339,10 +340,14 @@ call_result limit_result(
     bool const over = budget.tokens != 0 && text.size() > budget.bytes();
     bool const json_text = result.json_answer || result.structured.has_value();
     if (!over && !projected) {
-        // Untouched. A JSON answer left unparsed by the shaper (larger than the server's
-        // budget) gets its structured value here when this call's budget let it through.
-        if (result.json_answer && !result.structured && text.size() <= structured_parse_limit) {
-            result.structured = parse_value(text);
+        // Untouched. A JSON answer the shaper left as it came (larger than the server's budget)
+        // is minified, and parsed when small enough, once this call's budget lets it through.
+        if (result.json_answer && !result.structured) {
+            auto& block = result.content.front().text;
+            block = common::minify_json(block);
+            if (block.size() <= structured_parse_limit) {
+                result.structured = parse_value(block);
+            }
         }
         return result;
     }

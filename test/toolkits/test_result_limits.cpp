@@ -65,6 +65,13 @@ TEST_CASE("an answer within its budget and without _fields passes untouched", "[
     CHECK(out.content[0].text == text);
     CHECK(out.structured == in.structured);
     CHECK_FALSE(out.meta.has_value());
+    // A JSON answer the shaper left as it came (too large to parse then) is minified, and
+    // parsed when its budget lets it through whole.
+    auto as_came = call_result::text("{ \"a\" : [ 1, 2 ],\n  \"s\": \"x y\" }");
+    as_came.json_answer = true;
+    auto minified = limit_result(as_came, settings, {});
+    CHECK(minified.content[0].text == R"({"a":[1,2],"s":"x y"})");
+    CHECK(minified.structured == json::parse(R"({"a":[1,2],"s":"x y"})"));
     // Not parsed when it was not JSON to begin with.
     auto plain = limit_result(call_result::text(R"({"looks":"like json"})"), settings, {});
     CHECK_FALSE(plain.structured.has_value());
