@@ -11,6 +11,7 @@ command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx)
 command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || need+=(haproxy)
 command -v promtool >/dev/null 2>&1 || need+=(prometheus)
 command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
+command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 [ ${#need[@]} -eq 0 ] && exit 0
 
 echo "toolgate ops tests: installing Debian packages: ${need[*]}" >&2
