@@ -2,6 +2,7 @@
 #include "app/app.hpp"
 
 #include "app/served_protocol.hpp"
+#include "app/state_store.hpp"
 #include "credentials/auth_cli.hpp"
 #include "ops/logging.hpp"
 
@@ -54,6 +55,9 @@ int run_main(int argc, char** argv, service_factory const& make_service)
         auto svc = make_service(*cfg, ioc);
         if (!svc.provider) {
             return 0; // the factory handled a one-shot command (--list-*)
+        }
+        if (!svc.store) {
+            svc.store = make_state_store(*cfg, ioc);
         }
         if (cfg->list_tools) {
             // `--list-tools --json --tool-mode discovery`: what tools/list answers in that mode.

@@ -320,6 +320,7 @@ std::optional<config> parse_config(
         "Toolgate-Secret-<VARIABLE> headers, used for that request only");
     credentials::add_auth_commands(app, c.auth);
 
+    state::add_store_options(app, c.store);
     app.add_option("--log-level", c.log_level, "stderr log level")
         ->check(CLI::IsMember({ "trace", "debug", "info", "warn", "error", "off" }))
         ->envname("TOOLGATE_LOG_LEVEL");

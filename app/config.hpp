@@ -3,6 +3,7 @@
 #pragma once
 
 #include "credentials/auth_cli.hpp"
+#include "state/store_options.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -89,6 +90,9 @@ struct config {
     std::string credentials_file; ///< each client principal's own secrets
     bool shared_credentials = false; ///< clients without their own use the server's
     bool per_request_credentials = false; ///< Toolgate-Secret-<VARIABLE> request headers
+
+    /// State shared by replicas (--state-store, --store-key-file; state/store_options.hpp).
+    state::store_options store;
 
     /// `toolgate auth <action> [Toolkit]` (credentials/auth_cli.hpp); action "" : serve.
     credentials::auth_command auth;

@@ -2,6 +2,7 @@
 #include "app/allocator.hpp"
 #include "app/app.hpp"
 #include "app/served_protocol.hpp"
+#include "app/state_store.hpp"
 #include "auth/client_auth.hpp"
 #include "credentials/credential_hub.hpp"
 #include "mcp/http_endpoint.hpp"
@@ -286,6 +287,13 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
     mcp_options.ops.metrics = cfg.metrics_listen.empty() ? &metrics : nullptr;
     mcp_options.ops.metrics_public = cfg.metrics_public;
     mcp_options.credentials = svc.credentials.get();
+    // --state-store: a DELETE on any replica is final on all; the store's health is shown.
+    store_command_counter store_commands(metrics.store());
+    if (svc.store) {
+        sessions.share_ended_ids(std::make_shared<state::redis_ended_ids>(svc.store));
+        svc.store->set_observer(&store_commands);
+        mcp_options.ops.store_connected = [store = svc.store] { return store->status().connected; };
+    }
     mcp::mcp_http_endpoint endpoint(r, sessions, origins, mcp_options);
     transport::http_limits limits;
     limits.max_body_bytes = cfg.max_body_bytes;
@@ -301,13 +309,18 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
     std::optional<ops::ops_endpoint> ops_endpoint;
     std::unique_ptr<transport::http_listener> metrics_listener;
     if (!cfg.metrics_listen.empty()) {
-        ops_endpoint.emplace(ops::ops_options { &ready, &metrics, cfg.metrics_public, auth.get() },
+        ops_endpoint.emplace(ops::ops_options { &ready, &metrics, cfg.metrics_public, auth.get(),
+                                 mcp_options.ops.store_connected },
             origins, is_loopback_address(parse_listen_address(cfg.metrics_listen)->first));
         metrics_listener = make_metrics_listener(cfg, ioc, *ops_endpoint);
         metrics_listener->start();
     }
+    std::function<ops::store_gauges()> store_gauges;
+    if (svc.store) {
+        store_gauges = [store = svc.store] { return store_gauges_of(*store); };
+    }
     metrics.set_sources({ &listener, svc.upstream, [&sessions] { return gauges_of(sessions); },
-        [&r] { return r.inflight(); }, &ready });
+        [&r] { return r.inflight(); }, &ready, std::move(store_gauges) });
     if (auth && auth->resource().empty()) {
         // Default audience: the URL we serve, now that the port is known (before any request).
         auth->set_resource(auth::canonical_url(cfg.host, listener.port(), cfg.path));
@@ -407,6 +420,9 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
     }
     if (svc.upstream) {
         svc.upstream->set_observer(nullptr); // `metrics` ends with this scope
+    }
+    if (svc.store) {
+        svc.store->set_observer(nullptr);
     }
     return 0;
 }

@@ -201,6 +201,75 @@ bool session_registry::end(std::string const& id, router& r, std::string const& 
     return true;
 }
 
+void session_registry::end_as_elsewhere(
+    std::string const& id, std::chrono::system_clock::time_point issued, router& r)
+{
+    std::shared_ptr<conversation> conv;
+    {
+        std::lock_guard lock(mutex_);
+        if (auto it = sessions_.find(id); it != sessions_.end()) {
+            conv = it->second.conv;
+            sessions_.erase(it);
+            ++deleted_;
+        }
+        remember_ended(id, issued);
+    }
+    if (conv) {
+        spdlog::debug("a session ended by another replica's DELETE ended here too");
+        r.cancel_all(*conv);
+    }
+}
+
+boost::asio::awaitable<std::shared_ptr<conversation>> session_registry::find_shared(
+    std::string id, std::string principal, router& r)
+{
+    auto claims = shared_ ? signer_.verify(id, principal) : std::nullopt;
+    if (!claims) {
+        co_return find(id, principal); // no shared store, or refused without asking it
+    }
+    {
+        std::lock_guard lock(mutex_);
+        if (was_ended(id, claims->issued)) {
+            co_return nullptr;
+        }
+    }
+    auto ended = co_await shared_->is_ended(state::digest_of(id));
+    if (!ended) {
+        spdlog::debug("session lookup without the state store ({}): this replica decides",
+            ended.error().message);
+    } else if (*ended) {
+        end_as_elsewhere(id, claims->issued, r);
+        co_return nullptr;
+    }
+    co_return find(id, principal);
+}
+
+boost::asio::awaitable<bool> session_registry::end_shared(
+    std::string id, router& r, std::string principal)
+{
+    auto claims = shared_ ? signer_.verify(id, principal) : std::nullopt;
+    if (!claims) {
+        co_return end(id, r, principal);
+    }
+    {
+        std::lock_guard lock(mutex_);
+        if (was_ended(id, claims->issued)) {
+            co_return false;
+        }
+    }
+    auto marked = co_await shared_->mark_ended(state::digest_of(id), expiry_of(claims->issued));
+    if (marked && !*marked) {
+        end_as_elsewhere(id, claims->issued, r); // another replica's DELETE came first
+        co_return false;
+    }
+    if (!marked) {
+        spdlog::warn("a session was ended without the state store ({}): the end is final on "
+                     "this replica only",
+            marked.error().message);
+    }
+    co_return end(id, r, principal);
+}
+
 void session_registry::expire_idle(router& r)
 {
     std::vector<std::shared_ptr<conversation>> expired;

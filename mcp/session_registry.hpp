@@ -5,9 +5,11 @@
 
 #include "mcp/router.hpp"
 #include "state/ended_ids.hpp"
+#include "state/shared_ended_ids.hpp"
 #include "transport/session_token.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
 #include <boost/system/result.hpp>
 
 #include <atomic>
@@ -56,6 +58,21 @@ public:
     std::shared_ptr<conversation> find(std::string const& id, std::string const& principal = {});
     /// Ends a session (DELETE) of `principal`. False when there was none to end.
     bool end(std::string const& id, router& r, std::string const& principal = {});
+
+    /// Ended ids shared with the other replicas (--state-store): from then on find_shared and
+    /// end_shared consult it. Set before serving.
+    void share_ended_ids(std::shared_ptr<state::shared_ended_ids> shared)
+    {
+        shared_ = std::move(shared);
+    }
+    /// As find, but an id another replica ended is not found here either (and a live session
+    /// of it here ends). When the shared store cannot answer, this replica's own knowledge
+    /// decides (a request is not refused for it).
+    boost::asio::awaitable<std::shared_ptr<conversation>> find_shared(
+        std::string id, std::string principal, router& r);
+    /// As end, and the end is recorded for every replica; false (404) when another replica
+    /// ended it first. `r` outlives the call.
+    boost::asio::awaitable<bool> end_shared(std::string id, router& r, std::string principal);
     /// Drops sessions idle past the timeout or older than the maximum age, cancelling their
     /// calls, and forgets ended ids whose maximum age has passed.
     void expire_idle(router& r);
@@ -89,6 +106,9 @@ private:
     bool is_expired(entry const& e, clock::time_point now) const;
     /// Remembers `id` as ended until its maximum age has passed (caller holds mutex_).
     void remember_ended(std::string const& id, std::chrono::system_clock::time_point issued);
+    /// Ends `id` here because another replica ended it: its live session, if any, goes.
+    void end_as_elsewhere(
+        std::string const& id, std::chrono::system_clock::time_point issued, router& r);
     /// Whether `id`, issued at `issued`, was ended (caller holds mutex_).
     bool was_ended(std::string const& id, std::chrono::system_clock::time_point issued) const;
     /// The Unix second an id issued at `issued` stops being valid.
@@ -115,6 +135,7 @@ private:
     /// being valid anyway (issued + max age): dropped then; bounded in number (security
     /// review 8, issue 27).
     state::ended_id_table ended_;
+    std::shared_ptr<state::shared_ended_ids> shared_; ///< null: this replica only
 };
 
 } // namespace toolgate::mcp

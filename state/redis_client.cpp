@@ -285,6 +285,12 @@ asio::awaitable<checked<redis_reply>> redis_client::run(std::vector<std::string>
             "the state store (Redis at {}) is unavailable: {}", endpoint_.describe(), why));
     };
     if (context_ == nullptr || (!setup && !ready_)) {
+        if (!setup) {
+            ++commands_;
+            if (auto* observer = observer_.load()) {
+                observer->on_command(std::chrono::nanoseconds(0), false);
+            }
+        }
         co_return unavailable(last_problem_.empty() ? std::string("not connected yet")
                                                     : "not connected (" + last_problem_ + ")");
     }
@@ -317,8 +323,8 @@ asio::awaitable<checked<redis_reply>> redis_client::run(std::vector<std::string>
     }
     if (!setup) {
         ++commands_;
-        if (options_.on_command) {
-            options_.on_command(
+        if (auto* observer = observer_.load()) {
+            observer->on_command(
                 std::chrono::steady_clock::now() - started, state == pending::state::answered);
         }
     }

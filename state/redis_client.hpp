@@ -16,7 +16,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -37,6 +36,15 @@ struct redis_reply {
     bool is_error() const { return type == kind::error; }
 };
 
+/// Told of every command's end (not a connection's set-up), on the client's strand; must be
+/// cheap and thread-safe (metrics: atomics).
+class command_observer {
+public:
+    virtual ~command_observer() = default;
+    /// `answered`: Redis replied (an error reply counts); false: down, timed out, dropped.
+    virtual void on_command(std::chrono::nanoseconds duration, bool answered) noexcept = 0;
+};
+
 struct redis_client_options {
     /// How long one command may take, and a connection's set-up (connect, AUTH, SELECT).
     std::chrono::milliseconds command_timeout { 1500 };
@@ -44,9 +52,6 @@ struct redis_client_options {
     /// Reconnection: the first pause, doubled after each failure up to the last (±20%).
     std::chrono::milliseconds first_backoff { 100 };
     std::chrono::milliseconds max_backoff { 3000 };
-    /// Called on the client's strand after each command (not the set-up's): its duration and
-    /// whether Redis answered (an error reply counts as an answer). Must be cheap.
-    std::function<void(std::chrono::nanoseconds, bool answered)> on_command;
 };
 
 /// What /readyz and /metrics show of the store.
@@ -76,6 +81,9 @@ public:
     boost::asio::awaitable<common::checked<redis_reply>> command(std::vector<std::string> args);
 
     redis_status status() const;
+    /// Sets (or, with null, clears) who is told of each command; it must outlive the client's
+    /// use or be cleared first.
+    void set_observer(command_observer* observer) { observer_ = observer; }
     redis_endpoint const& endpoint() const { return endpoint_; }
 
     struct watch; ///< the socket's Asio side (internal)
@@ -107,6 +115,7 @@ private:
     bool stopped_ = false;
     std::string last_problem_; ///< why the last connection attempt or connection ended
 
+    std::atomic<command_observer*> observer_ { nullptr };
     std::atomic<bool> ready_ { false };
     std::atomic<std::uint64_t> commands_ { 0 };
     std::atomic<std::uint64_t> failures_ { 0 };

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what the operations tests drive: Debian's nginx, haproxy and prometheus (promtool
-# comes with it), and systemd for systemd-analyze (containers often lack it). Like test/e2e/install-clients.sh, it installs what is missing and fails with
+# Installs what the operations tests drive: Debian's nginx, haproxy, prometheus (promtool
+# comes with it) and redis-server, and systemd for systemd-analyze (containers often lack it). Like test/e2e/install-clients.sh, it installs what is missing and fails with
 # a clear message when it cannot; the tests that need these programs then fail too, they are
 # never skipped. The packages' own system services are not started (policy-rc.d), so nothing
 # ends up listening on ports 80 or 9090: the tests start their own instances on 127.0.0.1.
