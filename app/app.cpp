@@ -22,6 +22,8 @@ credentials::auth_cli_settings auth_cli_settings_of(config const& cfg)
     settings.credentials.secrets_file = cfg.secrets_file;
     settings.credentials.token_store = cfg.token_store;
     settings.credentials.allow_insecure = cfg.allow_insecure_upstream;
+    settings.credentials.keys = store_keys_of(cfg);
+    settings.state_store = cfg.store.url;
     settings.https.connect_timeout = cfg.connect_timeout;
     settings.https.deadline = cfg.call_timeout;
     settings.https.ca_file = cfg.ca_file;
@@ -47,7 +49,12 @@ int run_main(int argc, char** argv, service_factory const& make_service)
     ops::set_log_level(cfg->log_level);
     ops::set_log_format(cfg->log_format);
     if (!cfg->auth.action.empty()) {
-        return credentials::run_auth_command(auth_cli_settings_of(*cfg));
+        try {
+            return credentials::run_auth_command(auth_cli_settings_of(*cfg));
+        } catch (std::invalid_argument const& e) {
+            print_error(std::string("toolgate auth: ") + e.what());
+            return 2;
+        }
     }
     try {
         // Stdio runs on one thread; HTTP adds workers in serve_http.

@@ -25,6 +25,16 @@ std::shared_ptr<state::redis_client> make_state_store(
     return store;
 }
 
+std::optional<state::store_keys> store_keys_of(config const& cfg)
+{
+    auto keys = state::load_store_keys(
+        cfg.store, std::getenv("TOOLGATE_STORE_KEY"), std::getenv("TOOLGATE_STORE_KEY_PREVIOUS"));
+    if (!keys) {
+        throw std::invalid_argument(keys.error().message);
+    }
+    return *keys;
+}
+
 ops::store_gauges store_gauges_of(state::redis_client const& store)
 {
     auto const s = store.status();

@@ -5,10 +5,12 @@
 #include "app/config.hpp"
 #include "ops/store_metrics.hpp"
 #include "state/redis_client.hpp"
+#include "state/sealing.hpp"
 
 #include <boost/asio/io_context.hpp>
 
 #include <memory>
+#include <optional>
 
 namespace toolgate::app {
 
@@ -16,6 +18,11 @@ namespace toolgate::app {
 /// Throws std::invalid_argument on a bad URL (start-up: exit status 2).
 std::shared_ptr<state::redis_client> make_state_store(
     config const& cfg, boost::asio::io_context& ioc);
+
+/// The token encryption keys of --store-key-file or TOOLGATE_STORE_KEY (and
+/// TOOLGATE_STORE_KEY_PREVIOUS); none when neither is set. Throws std::invalid_argument
+/// naming what is wrong (start-up: exit status 2).
+std::optional<state::store_keys> store_keys_of(config const& cfg);
 
 /// Counts the store's commands in ops' store metrics.
 class store_command_counter final : public state::command_observer {

@@ -278,12 +278,23 @@ asio::awaitable<checked<redis_reply>> redis_client::command(std::vector<std::str
 asio::awaitable<checked<redis_reply>> redis_client::run(std::vector<std::string> args, bool setup)
 {
     auto const unavailable = [&](std::string_view why) {
-        if (!setup) {
-            ++failures_;
+        if (setup) {
+            return problem_of(std::string(why)); // the connection's own log line names Redis
         }
+        ++failures_;
         return problem_of(fmt::format(
             "the state store (Redis at {}) is unavailable: {}", endpoint_.describe(), why));
     };
+    if (!setup && !ready_ && !first_attempt_done_ && !stopped_) {
+        // Not connected yet since start-up: the first connection is on its way, so wait for
+        // it (within the command's deadline) rather than fail the first calls.
+        asio::steady_timer poll(strand_);
+        auto const give_up = std::chrono::steady_clock::now() + options_.command_timeout;
+        while (!ready_ && !first_attempt_done_ && std::chrono::steady_clock::now() < give_up) {
+            poll.expires_after(std::chrono::milliseconds(10));
+            co_await poll.async_wait(asio::as_tuple(asio::use_awaitable));
+        }
+    }
     if (context_ == nullptr || (!setup && !ready_)) {
         if (!setup) {
             ++commands_;
@@ -408,6 +419,7 @@ asio::awaitable<void> redis_client::keep_connected()
     bool reported = false; // one warning per outage; the rest at debug level
     while (!stopped_) {
         auto made = co_await connect_once();
+        first_attempt_done_ = true;
         if (made) {
             ready_ = true;
             ++connects_;

@@ -113,6 +113,7 @@ private:
     std::shared_ptr<watch> watch_;
     boost::asio::steady_timer lost_; ///< cancelled when the connection goes
     bool stopped_ = false;
+    bool first_attempt_done_ = false; ///< commands wait for the first connection attempt
     std::string last_problem_; ///< why the last connection attempt or connection ended
 
     std::atomic<command_observer*> observer_ { nullptr };
