@@ -336,3 +336,33 @@ TEST_CASE("Redis stopped: a call that needs it fails within 2 s saying so, anoth
     CHECK(auth.token_requests() == 0); // live tokens: used as they are
     check_no_secret_in_logs(server.process().stderr_text(), auth);
 }
+
+TEST_CASE("toolgate auth with --state-store reads and removes the replicas' sign-ins",
+    "[auth][redis]")
+{
+    redis_server redis;
+    fake_auth_server auth;
+    seed(redis, "StoreApi", expired_sign_in(auth, -3600));
+    spawn_options env;
+    env.env = { std::string("TOOLGATE_STORE_KEY=") + store_key };
+    auto run = [&](std::vector<std::string> args) {
+        args.insert(args.end(), { "--state-store", redis.url() });
+        child_process cli(toolgate_bin, args, env);
+        std::string out;
+        while (auto line = cli.read_line(std::chrono::seconds(10))) {
+            out += *line + "\n";
+        }
+        CHECK(cli.wait_exit() == 0);
+        return out + cli.stderr_text();
+    };
+    auto status = run({ "auth", "status" });
+    INFO(status);
+    CHECK(status.find("shared token store (Redis at 127.0.0.1:") != std::string::npos);
+    CHECK(status.find("StoreApi: ") != std::string::npos);
+    CHECK(status.find("signed in (authorization_code)") != std::string::npos);
+    auto logout = run({ "auth", "logout", "StoreApi" });
+    INFO(logout);
+    CHECK(logout.find("Signed out of StoreApi") != std::string::npos);
+    CHECK(redis.cli({ "HEXISTS", "toolgate:tokens:server", "StoreApi" }) == "0\n");
+    check_no_secret_in_logs(status + logout, auth);
+}
