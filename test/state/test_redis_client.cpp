@@ -89,7 +89,7 @@ common::checked<redis_reply> call(asio::io_context& ioc,
 
 } // namespace
 
-TEST_CASE("redis URLs: host, port, database and password; TLS refused; never the password shown",
+TEST_CASE("redis URLs: host, port, database and password, TLS refused, never the password shown",
     "[state][redis]")
 {
     auto e = state::parse_redis_url("redis://:s3cret@10.0.0.5:6380/2", nullptr);
@@ -148,8 +148,8 @@ TEST_CASE(
     ioc.run_for(50ms);
 }
 
-TEST_CASE(
-    "redis client: AUTH from the URL or the environment; a missing one is named", "[state][redis]")
+TEST_CASE("redis client: AUTH from the URL or the environment, and a missing one is named",
+    "[state][redis]")
 {
     testing::redis_server redis({ "--requirepass", "pw-for-test" });
     asio::io_context ioc(1);
@@ -169,8 +169,8 @@ TEST_CASE(
     ioc.run_for(50ms);
 }
 
-TEST_CASE(
-    "redis client: Redis killed, commands fail at once; restarted, it reconnects", "[state][redis]")
+TEST_CASE("redis client: Redis killed, commands fail at once, and restarted, it reconnects",
+    "[state][redis]")
 {
     testing::redis_server redis;
     asio::io_context ioc(1);

@@ -63,7 +63,7 @@ TEST_CASE("a sealed token opens with its key and context only", "[state][sealing
     CHECK(unseal(keys, seal(keys, "", "c"), "c").value().empty());
 }
 
-TEST_CASE("rotation: the previous key opens what it sealed; without it, the error says so",
+TEST_CASE("rotation: the previous key opens what it sealed, and without it the error says so",
     "[state][sealing]")
 {
     auto const old_sealed = seal(keys_of(key_a), "refresh-token", "ctx");
