@@ -203,14 +203,14 @@ std::shared_ptr<redis_client> redis_client::make(
     asio::any_io_executor executor, redis_endpoint endpoint, redis_client_options o)
 {
     return std::shared_ptr<redis_client>(
-        new redis_client(std::move(executor), std::move(endpoint), std::move(o)));
+        new redis_client(std::move(executor), std::move(endpoint), o));
 }
 
 redis_client::redis_client(
     asio::any_io_executor executor, redis_endpoint endpoint, redis_client_options options)
     : strand_(asio::make_strand(executor))
     , endpoint_(std::move(endpoint))
-    , options_(std::move(options))
+    , options_(options)
     , lost_(strand_)
 {
 }
@@ -318,7 +318,7 @@ asio::awaitable<checked<redis_reply>> redis_client::run(std::vector<std::string>
         != REDIS_OK) {
         co_return unavailable("the connection is closing");
     }
-    holder.release(); // on_reply owns it now
+    (void)holder.release(); // on_reply owns it now
     auto const started = std::chrono::steady_clock::now();
     auto const deadline = setup ? options_.connect_timeout : options_.command_timeout;
     if (p->now == pending::state::waiting) {

@@ -337,8 +337,8 @@ TEST_CASE("Redis stopped: a call that needs it fails within 2 s saying so, anoth
     check_no_secret_in_logs(server.process().stderr_text(), auth);
 }
 
-TEST_CASE("toolgate auth with --state-store reads and removes the replicas' sign-ins",
-    "[auth][redis]")
+TEST_CASE(
+    "toolgate auth with --state-store reads and removes the replicas' sign-ins", "[auth][redis]")
 {
     redis_server redis;
     fake_auth_server auth;
