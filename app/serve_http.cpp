@@ -254,6 +254,7 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
     router r(stack.provider(), stack.dispatcher(),
         { cfg.max_depth, cfg.max_inflight_per_session, cfg.max_inflight,
             cfg.max_inflight_per_principal });
+    r.set_request_states(mcp::make_request_states(cfg.session_key));
 
     transport::session_signer signer(cfg.session_key);
     if (signer.has_random_key()) {
