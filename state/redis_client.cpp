@@ -218,7 +218,13 @@ redis_client::redis_client(
 redis_client::~redis_client()
 {
     if (context_ != nullptr) {
-        context_->ev.cleanup = nullptr; // the watch goes with us
+        // hiredis closes the socket itself: the descriptor lets go of it first, and the
+        // hooks must not call back into an object being destroyed.
+        context_->ev.cleanup = nullptr;
+        if (watch_) {
+            watch_->context = nullptr;
+            (void)watch_->descriptor.release();
+        }
         redisAsyncFree(context_);
     }
 }
