@@ -281,6 +281,18 @@ asio::awaitable<checked<redis_reply>> redis_client::command(std::vector<std::str
         strand_, self->run(std::move(args), false), asio::use_awaitable);
 }
 
+asio::awaitable<void> redis_client::wait_for_first_connection()
+{
+    // Not connected yet since start-up: the first connection is on its way, so the first
+    // calls wait for it (within a command's deadline) rather than fail.
+    asio::steady_timer poll(strand_);
+    auto const give_up = std::chrono::steady_clock::now() + options_.command_timeout;
+    while (!ready_ && !first_attempt_done_ && std::chrono::steady_clock::now() < give_up) {
+        poll.expires_after(std::chrono::milliseconds(10));
+        co_await poll.async_wait(asio::as_tuple(asio::use_awaitable));
+    }
+}
+
 asio::awaitable<checked<redis_reply>> redis_client::run(std::vector<std::string> args, bool setup)
 {
     auto const unavailable = [&](std::string_view why) {
@@ -292,14 +304,7 @@ asio::awaitable<checked<redis_reply>> redis_client::run(std::vector<std::string>
             "the state store (Redis at {}) is unavailable: {}", endpoint_.describe(), why));
     };
     if (!setup && !ready_ && !first_attempt_done_ && !stopped_) {
-        // Not connected yet since start-up: the first connection is on its way, so wait for
-        // it (within the command's deadline) rather than fail the first calls.
-        asio::steady_timer poll(strand_);
-        auto const give_up = std::chrono::steady_clock::now() + options_.command_timeout;
-        while (!ready_ && !first_attempt_done_ && std::chrono::steady_clock::now() < give_up) {
-            poll.expires_after(std::chrono::milliseconds(10));
-            co_await poll.async_wait(asio::as_tuple(asio::use_awaitable));
-        }
+        co_await wait_for_first_connection();
     }
     if (context_ == nullptr || (!setup && !ready_)) {
         if (!setup) {

@@ -100,6 +100,7 @@ private:
     boost::asio::awaitable<common::checked<redis_reply>> run(
         std::vector<std::string> args, bool setup);
     boost::asio::awaitable<void> keep_connected();
+    boost::asio::awaitable<void> wait_for_first_connection();
     boost::asio::awaitable<common::checked<void>> connect_once();
     boost::asio::awaitable<common::checked<void>> handshake();
     /// Frees the context (its pending commands fail); `why` goes to the log.
