@@ -44,9 +44,10 @@ format:
 format-check:
 	@bash tools/format.sh check
 
-# Structure checks (CI runs them with format-check): the include graph's layer order.
+# Structure checks (CI runs them with format-check): the include graph's layer order and the
+# length of functions (tools/lint.sh installs Universal Ctags when missing).
 lint:
-	@python3 tools/check-layers
+	@bash tools/lint.sh
 
 # Static checks (.clang-tidy, clang-tidy 14) over the production sources; CI runs it.
 tidy: build
