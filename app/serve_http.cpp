@@ -237,6 +237,7 @@ http_server::http_server(
     , endpoint_(router_, sessions_, origins_, endpoint_options_of())
     , listener_(ioc, cfg.http.host, cfg.http.port, endpoint_, cfg.http.limits)
 {
+    router_.set_request_states(mcp::make_request_states(cfg.sessions.key));
     sessions_.set_max_sessions(cfg.sessions.max_sessions);
     sessions_.set_max_sessions_per_principal(cfg.sessions.max_per_principal);
     // Metrics: every call, upstream request and listing counts from here on.

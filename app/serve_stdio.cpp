@@ -67,6 +67,7 @@ int serve_stdio(config const& cfg, asio::io_context& ioc, service& svc)
     }
     served_protocol stack(cfg, svc);
     mcp::router r(stack.provider(), stack.dispatcher(), cfg.limits);
+    r.set_request_states(mcp::make_request_states({}));
     spdlog::info("toolgate {} on stdio: {}; {}", toolgate_version(), svc.summary,
         stack.views().mode_summary());
     spdlog::info("memory allocator: {}", memory_allocator());
@@ -74,6 +75,7 @@ int serve_stdio(config const& cfg, asio::io_context& ioc, service& svc)
     auto conv = std::make_shared<mcp::conversation>(ioc.get_executor());
     auto channel
         = std::make_shared<transport::stdio_channel>(ioc.get_executor(), cfg.stdio.max_line_bytes);
+    conv->outbox().attach(channel); // unsolicited messages are lines on stdout too
     mcp::stdio_session session(r, conv, channel, cfg.stdio.max_line_bytes);
     // docs/decisions.md: stdin EOF cancels in-flight calls and exits promptly with status 0;
     // so does the end of the lifecycle (a signal, then the calls drained or cancelled).

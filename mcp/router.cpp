@@ -3,6 +3,7 @@
 #include "mcp/router.hpp"
 
 #include "mcp/call_context.hpp"
+#include "mcp/call_scope.hpp"
 #include "ops/log_redaction.hpp"
 #include "ops/logging.hpp"
 #include "protocol/names.hpp"
@@ -245,8 +246,11 @@ asio::awaitable<std::optional<std::string>> router::run_tool(
         span_id = protocol::new_span_id();
         forwarded = call.trace->child(span_id);
     }
+    call_scope scope(call, origin.principal, origin.conv, sink, origin.credentials,
+        limits_.client_answer_timeout);
     routed_call_context context(std::move(sink), call.progress_token, call.level, call.version,
         call.view, std::move(forwarded), std::move(call.tracestate), std::move(origin.credentials));
+    context.set_scope(&scope, &steps_);
     if (spdlog::should_log(spdlog::level::debug)) {
         // Secret-named arguments are masked at every level (issue 6 item 6).
         spdlog::debug("tools/call id={} request_id={} tool={} arguments={}", log_id(call.id),
@@ -255,10 +259,15 @@ asio::awaitable<std::optional<std::string>> router::run_tool(
     }
     auto const started = std::chrono::steady_clock::now();
     protocol::call_result result;
+    std::optional<std::string> replaced; // a step's answer, or input_required
+    bool replaced_by_error = false;
     bool failed = false;
     bool aborted = false;
     try {
-        result = co_await provider_.call(*call.tool, std::move(call.arguments), context);
+        auto ran = co_await run_with_steps(call, context, scope);
+        result = std::move(ran.result);
+        replaced = std::move(ran.answer);
+        replaced_by_error = ran.answer_is_error;
     } catch (boost::system::system_error const& e) {
         failed = true;
         aborted = e.code() == asio::error::operation_aborted;
@@ -274,7 +283,11 @@ asio::awaitable<std::optional<std::string>> router::run_tool(
     context.finish();
     auto const elapsed = std::chrono::steady_clock::now() - started;
     auto const cs = co_await asio::this_coro::cancellation_state;
-    auto outcome = result.is_error ? ops::call_outcome::tool_error : ops::call_outcome::ok;
+    auto outcome
+        = result.is_error || replaced ? ops::call_outcome::tool_error : ops::call_outcome::ok;
+    if (replaced_by_error) {
+        outcome = ops::call_outcome::protocol_error;
+    }
     if (aborted || transport::is_cancelled(cs)) {
         outcome = ops::call_outcome::cancelled;
     } else if (failed) {
@@ -291,6 +304,9 @@ asio::awaitable<std::optional<std::string>> router::run_tool(
         co_return protocol::serialize_error(call.id,
             rpc_error { protocol::error_code::internal_error,
                 fmt::format("Internal error while running {}", call.tool->name), std::nullopt });
+    }
+    if (replaced) {
+        co_return std::move(*replaced);
     }
     co_return dispatcher_.call_reply(call, result);
 }
@@ -320,6 +336,14 @@ router::decision router::decide(protocol::message const& msg, conversation* conv
 router::decision router::decide(protocol::message const& msg, conversation* conv,
     std::shared_ptr<protocol::tool_view const> const& view, protocol::request_meta const* checked)
 {
+    if (msg.kind() == protocol::message_kind::response) {
+        // The client's answer to a request of ours: to the call waiting for it, in this
+        // conversation only. Anything else is dropped (J4: a response is never answered).
+        if (conv) {
+            conv->requests().deliver(msg);
+        }
+        return std::monostate {};
+    }
     auto const& seen = view ? view : dispatcher_.default_view();
     protocol::outcome outcome;
     if (checked) {
@@ -340,6 +364,7 @@ router::decision router::decide(protocol::message const& msg, conversation* conv
         return std::monostate {};
     }
     if (auto* call = std::get_if<protocol::tool_call>(&outcome)) {
+        call->may_ask = may_ask(*call, conv);
         return std::move(*call);
     }
     return std::monostate {};
@@ -359,7 +384,7 @@ asio::awaitable<std::optional<protocol::reply>> router::run_decided(protocol::to
     }
     auto ticket = std::move(*admitted);
     call_origin origin { conv ? conv->session_tag() : std::string(), principal,
-        std::move(credentials) };
+        std::move(credentials), conv };
     auto const entry = ticket.entry();
     std::optional<std::string> text;
     if (!entry || entry == bound) {
@@ -396,7 +421,7 @@ asio::awaitable<std::optional<protocol::reply>> router::run_decided(protocol::to
 
 void router::cancel_all(conversation& conv)
 {
-    conv.cancel_all_calls();
+    conv.end();
 }
 
 } // namespace toolgate::mcp
