@@ -35,6 +35,6 @@ call_budget budget_for(result_options const& options, std::optional<std::uint64_
 
 /// Registers --max-result-tokens and --max-result-tokens-cap (with their environment
 /// variables; the config file takes the same names as keys).
-void add_result_flags(CLI::App& app, result_options& options);
+void add_result_options(CLI::App& app, result_options& options);
 
 } // namespace toolgate::toolkits

@@ -1,12 +1,12 @@
-// The result budget's flags (see result_options.hpp), registered beside the settings they fill
-// so that the server's option parsing needs one line for them.
+// The result budget's flags (see result_options.hpp), registered beside the settings they fill,
+// as every subsystem registers its own (app/config.cpp calls each).
 #include "toolkits/result_options.hpp"
 
 #include <CLI/App.hpp>
 
 namespace toolgate::toolkits {
 
-void add_result_flags(CLI::App& app, result_options& options)
+void add_result_options(CLI::App& app, result_options& options)
 {
     app.add_option("--max-result-tokens", options.max_result_tokens,
            "token budget of every tool result (bytes / 4); a larger answer is cut, keeping "
