@@ -406,3 +406,27 @@ TEST_CASE("config: TOOLGATE_TOOLKITS and TOOLGATE_TOOLS select what is served", 
     REQUIRE(flag_wins);
     CHECK(flag_wins->catalogue.toolkits == std::vector<std::string> { "DeployApi" });
 }
+
+TEST_CASE("config: the result budget from the environment and the config file", "[ops][config]")
+{
+    temp_file file("max-result-tokens = 3000\nmax-result-tokens-cap = 9000\n");
+    int code = -1;
+    auto from_file = parse({ "--config", file.path.string() }, code);
+    REQUIRE(from_file);
+    CHECK(from_file->results.max_result_tokens == 3000);
+    CHECK(from_file->results.max_result_tokens_cap == 9000);
+    ::setenv("TOOLGATE_MAX_RESULT_TOKENS", "0", 1);
+    ::setenv("TOOLGATE_MAX_RESULT_TOKENS_CAP", "20000", 1);
+    auto from_env = parse({ "--config", file.path.string() }, code);
+    ::unsetenv("TOOLGATE_MAX_RESULT_TOKENS");
+    ::unsetenv("TOOLGATE_MAX_RESULT_TOKENS_CAP");
+    REQUIRE(from_env);
+    CHECK(from_env->results.max_result_tokens == 0); // environment over file; 0: no budget
+    CHECK(from_env->results.max_result_tokens_cap == 20000);
+    auto defaults = parse({}, code);
+    REQUIRE(defaults);
+    CHECK(defaults->results.max_result_tokens == 8000);
+    CHECK(defaults->results.max_result_tokens_cap == 50000);
+    CHECK_FALSE(parse({ "--max-result-tokens", "lots" }, code));
+    CHECK(code == 2);
+}
