@@ -1,6 +1,7 @@
 // main() body shared by toolgate and its test twin.
 #include "app/app.hpp"
 
+#include "app/call_cli.hpp"
 #include "app/served_protocol.hpp"
 #include "credentials/auth_cli.hpp"
 #include "ops/logging.hpp"
@@ -54,6 +55,9 @@ int run_main(int argc, char** argv, service_factory const& make_service)
         auto svc = make_service(*cfg, ioc);
         if (!svc.provider) {
             return 0; // the factory handled a one-shot command (--list-*)
+        }
+        if (cfg->call.requested) {
+            return run_call_command(*cfg, ioc, svc);
         }
         if (cfg->list_tools) {
             // `--list-tools --json --tool-mode discovery`: what tools/list answers in that mode.

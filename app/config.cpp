@@ -319,6 +319,9 @@ std::optional<config> parse_config(
         "HTTP with client authentication: a request may bring secrets in "
         "Toolgate-Secret-<VARIABLE> headers, used for that request only");
     credentials::add_auth_commands(app, c.auth);
+    add_call_command(app, c.call);
+    ops::add_audit_options(app, c.audit);
+    mcp::add_policy_options(app, c.policy);
 
     app.add_option("--log-level", c.log_level, "stderr log level")
         ->check(CLI::IsMember({ "trace", "debug", "info", "warn", "error", "off" }))
@@ -374,6 +377,7 @@ std::optional<config> parse_config(
             return std::nullopt;
         }
     }
+    c.policy.config_file = c.config_file; // its `policy` tables are the policy's to read
     // Flags that only mean something with another one: accepted silently, they would be
     // ignored (`--toolkit KanbanApi` while serving served all 1150 tools).
     auto const refuse = [&](std::string const& message) {

@@ -2,7 +2,10 @@
 // the process exits with status 2 before anything is served.
 #pragma once
 
+#include "app/call_cli.hpp"
 #include "credentials/auth_cli.hpp"
+#include "mcp/policy.hpp"
+#include "ops/audit_log.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -92,6 +95,12 @@ struct config {
 
     /// `toolgate auth <action> [Toolkit]` (credentials/auth_cli.hpp); action "" : serve.
     credentials::auth_command auth;
+    /// `toolgate call <Tool> '<json>' [--dry-run]` (app/call_cli.hpp).
+    call_command call;
+
+    // Controlling writes (docs/controlling-writes.md): each subsystem's own options.
+    ops::audit_options audit; ///< --audit-log
+    mcp::policy_options policy; ///< --scope-toolsets, --confirm-destructive, the policy tables
 
     // Logging and one-shot commands
     std::string log_level = "info";

@@ -1,6 +1,7 @@
 // Streamable HTTP mode: the listener, sessions and endpoint on a small thread pool.
 #include "app/allocator.hpp"
 #include "app/app.hpp"
+#include "app/controls_wiring.hpp"
 #include "app/served_protocol.hpp"
 #include "auth/client_auth.hpp"
 #include "credentials/credential_hub.hpp"
@@ -259,6 +260,8 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
     router r(stack.provider(), stack.dispatcher(),
         { cfg.max_depth, cfg.max_inflight_per_session, cfg.max_inflight,
             cfg.max_inflight_per_principal });
+    controls_wiring controls(cfg);
+    controls.install(r);
 
     transport::session_signer signer(cfg.session_key);
     if (signer.has_random_key()) {
@@ -286,6 +289,7 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
     mcp_options.ops.metrics = cfg.metrics_listen.empty() ? &metrics : nullptr;
     mcp_options.ops.metrics_public = cfg.metrics_public;
     mcp_options.credentials = svc.credentials.get();
+    mcp_options.policy = controls.policy();
     mcp::mcp_http_endpoint endpoint(r, sessions, origins, mcp_options);
     transport::http_limits limits;
     limits.max_body_bytes = cfg.max_body_bytes;
@@ -311,6 +315,9 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
     if (auth && auth->resource().empty()) {
         // Default audience: the URL we serve, now that the port is known (before any request).
         auth->set_resource(auth::canonical_url(cfg.host, listener.port(), cfg.path));
+    }
+    if (auto const line = controls.summary(); !line.empty()) {
+        spdlog::info("{}", line);
     }
     if (auth) {
         spdlog::info("client authentication: {} static token(s){}", auth->static_token_count(),
@@ -384,6 +391,7 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
                 spdlog::info(
                     "SIGHUP: platform credentials reloaded: {}", svc.credentials->reload());
             }
+            controls.reload();
             if (!stopping) {
                 await_hangup();
             }

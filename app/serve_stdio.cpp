@@ -1,6 +1,7 @@
 // stdio mode: one conversation over stdin/stdout on a single-threaded io_context.
 #include "app/allocator.hpp"
 #include "app/app.hpp"
+#include "app/controls_wiring.hpp"
 #include "app/served_protocol.hpp"
 #include "credentials/credential_hub.hpp"
 #include "mcp/router.hpp"
@@ -31,8 +32,13 @@ int serve_stdio(config const& cfg, asio::io_context& ioc, service& svc)
     served_protocol stack(cfg, svc);
     mcp::router r(stack.provider(), stack.dispatcher(),
         { cfg.max_depth, cfg.max_inflight_per_session, cfg.max_inflight });
+    controls_wiring controls(cfg);
+    controls.install(r);
     spdlog::info("toolgate {} on stdio: {}; {}", toolgate_version(), svc.summary,
         stack.views().mode_summary());
+    if (auto const line = controls.summary(); !line.empty()) {
+        spdlog::info("{}", line);
+    }
     spdlog::info("memory allocator: {}", memory_allocator());
 
     auto conv = std::make_shared<mcp::conversation>(ioc.get_executor());
@@ -100,7 +106,8 @@ int serve_stdio(config const& cfg, asio::io_context& ioc, service& svc)
               if (svc.credentials) {
                   spdlog::info(
                       "SIGHUP: platform credentials reloaded: {}", svc.credentials->reload());
-              } else {
+              }
+              if (!controls.reload() && !svc.credentials) {
                   spdlog::info("SIGHUP: nothing to reload");
               }
               hangups.async_wait(on_hangup);

@@ -5,6 +5,7 @@
 #include "protocol/suggest.hpp"
 #include "protocol/text.hpp"
 #include "protocol/tool_pages.hpp"
+#include "toolkits/dry_run.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -77,7 +78,9 @@ std::vector<tool_descriptor> meta_tools()
             "name":{"type":"string","minLength":1,
                     "description":"The tool's name, as toolgate_search_tools gives it."},
             "arguments":{"type":"object",
-                         "description":"The tool's arguments, as its inputSchema (toolgate_describe_tools) describes them."}},
+                         "description":"The tool's arguments, as its inputSchema (toolgate_describe_tools) describes them."},
+            "dry_run":{"type":"boolean",
+                       "description":"true: check the arguments and show the request that would be sent (credentials masked) without sending it."}},
             "required":["name"],"additionalProperties":false})",
         false));
     return out;
@@ -388,9 +391,10 @@ boost::asio::awaitable<call_result> discovery_provider::call(
     }
     // toolgate_call_tool
     for (auto const& [key, value] : arguments) {
-        if (key != "name" && key != "arguments") {
+        if (key != "name" && key != "arguments" && key != toolkits::dry_run_call_tool_argument) {
             co_return call_result::error(fmt::format(
-                "unknown argument `{}`: toolgate_call_tool takes `name` and `arguments`",
+                "unknown argument `{}`: toolgate_call_tool takes `name`, `arguments` and "
+                "`dry_run`",
                 protocol::clipped(key)));
         }
     }
@@ -425,6 +429,10 @@ boost::asio::awaitable<call_result> discovery_provider::call(
                 target->name));
     }
     if (target && !visible(target_position, context)) {
+        if (auto* controls = context.controls()) {
+            controls->refused(*target, inner_arguments, context.principal(), context.trace_id(),
+                "not available to this caller");
+        }
         auto const* view = context.view();
         co_return call_result::error(view && !view->refusal.empty()
                 ? fmt::format("{} is not available here: {}", target->name, view->refusal)
@@ -445,6 +453,10 @@ boost::asio::awaitable<call_result> discovery_provider::call(
             message += "; find tools with toolgate_search_tools";
         }
         co_return call_result::error(std::move(message));
+    }
+    // `dry_run` is the tool's `_dry_run` (it wins over one given inside `arguments`).
+    if (auto const* dry = arguments.if_contains(toolkits::dry_run_call_tool_argument)) {
+        inner_arguments[toolkits::dry_run_argument] = *dry;
     }
     co_return co_await inner_.call(
         inner_.tools()[target_position], std::move(inner_arguments), context);

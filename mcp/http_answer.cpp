@@ -106,6 +106,7 @@ asio::awaitable<void> answer_request(router& r, protocol::message msg,
     bool streaming = false;
     auto decided = r.decide(msg, conv.get(), view, checked_meta);
     if (auto* reply = std::get_if<protocol::reply>(&decided)) {
+        r.note_refusal(msg, view.get(), principal);
         result = std::move(*reply);
     } else if (auto* call = std::get_if<protocol::tool_call>(&decided)) {
         if (!call->trace && format.traceparent) {

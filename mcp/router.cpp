@@ -207,7 +207,8 @@ asio::awaitable<std::optional<std::string>> router::run_tool(
         forwarded = call.trace->child(span_id);
     }
     routed_call_context context(std::move(sink), call.progress_token, call.level, call.version,
-        call.view, std::move(forwarded), std::move(call.tracestate), std::move(origin.credentials));
+        call.view, std::move(forwarded), std::move(call.tracestate), std::move(origin.credentials),
+        origin.principal, controls_);
     if (spdlog::should_log(spdlog::level::debug)) {
         // Secret-named arguments are masked at every level (issue 6 item 6).
         spdlog::debug("tools/call id={} request_id={} tool={} arguments={}", log_id(call.id),
@@ -330,6 +331,7 @@ void router::on_text(std::shared_ptr<conversation> conv, std::string text,
     auto& msg = *classified;
     auto decided = decide(msg, conv.get());
     if (auto* r = std::get_if<protocol::reply>(&decided)) {
+        note_refusal(msg, nullptr, {});
         sink->send(r->take());
     } else if (auto* call = std::get_if<protocol::tool_call>(&decided)) {
         start_call(std::move(conv), std::move(*call), std::move(sink));
@@ -427,6 +429,30 @@ asio::awaitable<std::optional<protocol::reply>> router::run_decided(protocol::to
         co_return std::nullopt;
     }
     co_return protocol::reply { std::move(*text), 200, false };
+}
+
+void router::note_refusal(
+    protocol::message const& msg, protocol::tool_view const* view, std::string_view principal) const
+{
+    if (controls_ == nullptr || msg.method() != protocol::names::tools_call) {
+        return;
+    }
+    auto const* params = msg.params();
+    auto const* name = params ? params->if_contains("name") : nullptr;
+    if (name == nullptr || !name->is_string()) {
+        return;
+    }
+    auto const& index = dispatcher_.index();
+    auto const* tool = index.find(name->get_string());
+    auto const& seen = view != nullptr ? *view : *dispatcher_.default_view();
+    if (tool == nullptr || seen.allows(index.position(*tool))) {
+        return;
+    }
+    json::object arguments;
+    if (auto const* given = params->if_contains("arguments"); given && given->is_object()) {
+        arguments = given->get_object();
+    }
+    controls_->refused(*tool, arguments, principal, {}, "not available to this caller");
 }
 
 void router::cancel_all(conversation& conv)

@@ -103,6 +103,14 @@ public:
     /// Set before serving; `observer` must outlive the router's calls.
     void set_observer(ops::call_observer* observer) { observer_ = observer; }
     ops::call_observer* observer() const { return observer_; }
+    /// The operator's controls (quota, confirmation, audit) every call of a catalogue tool
+    /// goes through from now on; null: none. Set before serving; must outlive the calls.
+    void set_controls(toolkits::call_controls* controls) { controls_ = controls; }
+    /// Tells the controls of a tools/call that `decide()` refused because `view` does not
+    /// allow its tool (policy, read-only mode, the connection's choices); anything else is
+    /// ignored. `principal`: the caller's ("" : none). Thread-safe.
+    void note_refusal(protocol::message const& msg, protocol::tool_view const* view,
+        std::string_view principal) const;
 
     /// Counts a call against `principal`'s own limit (--max-inflight-per-principal); the
     /// error to answer with when it is reached. The anonymous principal ("") is never limited.
@@ -152,6 +160,7 @@ private:
         = std::make_shared<std::atomic<std::size_t>>(0);
     std::atomic<bool> refusing_ { false };
     ops::call_observer* observer_ = nullptr;
+    toolkits::call_controls* controls_ = nullptr;
     std::mutex principals_mutex_;
     std::unordered_map<std::string, std::size_t> principal_calls_; ///< calls in flight by principal
 };

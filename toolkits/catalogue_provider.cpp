@@ -2,7 +2,10 @@
 #include "toolkits/catalogue_provider.hpp"
 
 #include "toolkits/call_reporter.hpp"
+#include "toolkits/dry_run.hpp"
 #include "toolkits/validate.hpp"
+
+#include <chrono>
 
 namespace toolgate::toolkits {
 
@@ -65,13 +68,48 @@ boost::asio::awaitable<protocol::call_result> catalogue_provider::call(
     if (!ref) {
         co_return protocol::call_result::error("tool `" + tool.name + "` is not served");
     }
-    if (auto valid = validate_arguments(*ref->toolkit, *ref->tool, arguments); !valid) {
-        auto problem = valid.error().message;
-        report_refusal(context, *ref->toolkit, *ref->tool, problem);
-        co_return protocol::call_result::error(std::move(problem));
+    auto* controls = context.controls();
+    auto const started = std::chrono::steady_clock::now();
+    // The reserved argument is toolgate's: out before validation, so it never reaches a
+    // platform.
+    auto dry_run = take_dry_run(arguments);
+    auto valid = dry_run ? validate_arguments(*ref->toolkit, *ref->tool, arguments)
+                         : tool_result<void>(dry_run.error());
+    if (!valid) {
+        auto result = protocol::call_result::error(std::move(valid.error().message));
+        report_refusal(context, *ref->toolkit, *ref->tool, result.content.front().text);
+        if (controls != nullptr) {
+            controlled_call const refused { *ref->toolkit, *ref->tool, arguments, false };
+            controls->finished(refused, result, call_end::invalid_arguments,
+                std::chrono::steady_clock::now() - started, context);
+        }
+        co_return result;
     }
     normalise_integers(*ref->tool, arguments);
-    co_return co_await executor_.execute(*ref->toolkit, *ref->tool, std::move(arguments), context);
+    controlled_call const admitted { *ref->toolkit, *ref->tool, arguments, *dry_run };
+    if (controls != nullptr) {
+        if (auto refusal = co_await controls->admit(admitted, context)) {
+            co_return std::move(*refusal);
+        }
+    }
+    protocol::call_result result;
+    if (*dry_run) {
+        result = executor_.dry_run(*ref->toolkit, *ref->tool, arguments, context);
+    } else {
+        // With controls, the executor takes a copy: they read the arguments after the call.
+        boost::json::object sent;
+        if (controls != nullptr) {
+            sent = arguments;
+        } else {
+            sent = std::move(arguments);
+        }
+        result = co_await executor_.execute(*ref->toolkit, *ref->tool, std::move(sent), context);
+    }
+    if (controls != nullptr) {
+        controls->finished(admitted, result, *dry_run ? call_end::dry_run : call_end::answered,
+            std::chrono::steady_clock::now() - started, context);
+    }
+    co_return result;
 }
 
 } // namespace toolgate::toolkits

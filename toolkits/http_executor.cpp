@@ -5,6 +5,7 @@
 
 #include "toolkits/auth.hpp"
 #include "toolkits/call_reporter.hpp"
+#include "toolkits/dry_run.hpp"
 #include "toolkits/oauth_providers.hpp"
 #include "toolkits/request_builder.hpp"
 #include "toolkits/secret_names.hpp"
@@ -63,6 +64,26 @@ private:
 bool lists(std::span<const std::string_view> names, std::string_view name)
 {
     return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+/// Answer headers that carry a platform's own id for a request, the first present wins: the
+/// common names, then those of platforms that use their own (the accounting platform's
+/// correlation id, the storage platform's request id, the deployment platform's id).
+constexpr std::string_view request_id_headers[] = { "x-request-id", "request-id",
+    "x-correlation-id", "xero-correlation-id", "box-request-id", "x-vercel-id" };
+
+/// The platform's id for the request it answered (cut short: it goes into the audit log).
+std::string request_id_of(transport::outbound_response const& response)
+{
+    constexpr std::size_t longest = 128;
+    for (auto name : request_id_headers) {
+        auto value = response.header(name);
+        if (!value.empty()) {
+            value.resize(std::min(value.size(), longest));
+            return value;
+        }
+    }
+    return {};
 }
 
 std::string qualified_name(toolkit_spec const& toolkit, tool_spec const& tool)
@@ -191,6 +212,34 @@ boost::asio::awaitable<protocol::call_result> http_executor::execute(toolkit_spe
     co_return std::move(retried.result);
 }
 
+protocol::call_result http_executor::dry_run(toolkit_spec const& toolkit, tool_spec const& tool,
+    boost::json::object const& arguments, call_context const& context) const
+{
+    if (answer_locally(tool, arguments)) {
+        return show_local_answer(toolkit, tool);
+    }
+    std::shared_ptr<credential_source const> own_secrets;
+    bool has_token_source = tokens_ != nullptr;
+    if (auto const* given = context.credentials()) {
+        own_secrets = given->secrets;
+        has_token_source = given->tokens != nullptr;
+    }
+    credential_source const& secrets = own_secrets ? *own_secrets : credentials_;
+    auto const* provider = find_oauth_provider(toolkit.name);
+    bool const stored_token = provider != nullptr && lists(tool.secrets, provider->access_variable)
+        && has_token_source && !secrets.find(provider->access_variable);
+    // A stand-in for the stored token: it is masked like the real one would be, and fetching
+    // the real one could mean a renewal, which a dry run must not cause.
+    auto prepared = stored_token
+        ? prepare(toolkit, tool, arguments,
+            overlay_credentials(secrets, std::string(provider->access_variable), "stored-token"))
+        : prepare(toolkit, tool, arguments, secrets);
+    if (!prepared) {
+        return protocol::call_result::error(std::move(prepared.error().message));
+    }
+    return show_request(toolkit, tool, *prepared);
+}
+
 // `context` belongs to the router for the whole call (see tool_provider.hpp).
 boost::asio::awaitable<http_executor::sent_call> http_executor::send_and_shape(
     toolkit_spec const& toolkit, tool_spec const& tool, prepared_request prepared,
@@ -243,6 +292,7 @@ boost::asio::awaitable<http_executor::sent_call> http_executor::send_and_shape(
     out.result.reservation = std::move(share);
     if (result.failure == transport::outbound_failure::none) {
         out.result.upstream_status = result.response.status;
+        out.result.upstream_request_id = request_id_of(result.response);
     }
     co_return out;
 }

@@ -41,6 +41,13 @@ public:
     boost::asio::awaitable<protocol::call_result> execute(toolkit_spec const& toolkit,
         tool_spec const& tool, boost::json::object arguments, call_context& context) override;
 
+    /// The request execute() would send, built and authenticated with the call's own
+    /// credentials and shown masked (toolkits/dry_run.hpp). An access token that only the
+    /// token store could supply is not fetched (nothing leaves the process): it is shown as
+    /// `***` like any other.
+    protocol::call_result dry_run(toolkit_spec const& toolkit, tool_spec const& tool,
+        boost::json::object const& arguments, call_context const& context) const override;
+
     /// The request a call would send, credentials included and marked as secret, without
     /// sending it (for a dry run, which redacts `secret_headers`/`secret_query` and the
     /// prepared redactions before showing it). M-tool schema requests have no request.

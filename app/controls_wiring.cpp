@@ -1,0 +1,53 @@
+// Wiring of the call controls (see controls_wiring.hpp).
+#include "app/controls_wiring.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+namespace toolgate::app {
+
+controls_wiring::controls_wiring(config const& cfg)
+    : policy_(cfg.policy)
+{
+    if (!cfg.audit.file.empty()) {
+        audit_ = std::make_unique<ops::audit_log>(cfg.audit.file);
+    }
+    controls_ = std::make_unique<mcp::write_controls>(policy_, counters_, audit_.get());
+    // A config file may gain policy tables by SIGHUP: its views and calls are watched from
+    // the start.
+    narrows_views_ = !cfg.policy.config_file.empty() || !cfg.policy.scope_toolsets.empty();
+    active_ = narrows_views_ || audit_ != nullptr || cfg.policy.confirm_destructive;
+}
+
+void controls_wiring::install(mcp::router& r)
+{
+    if (active_) {
+        r.set_controls(controls_.get());
+    }
+}
+
+bool controls_wiring::reload()
+{
+    if (narrows_views_) {
+        try {
+            spdlog::info("SIGHUP: policy reloaded: {}", policy_.reload());
+        } catch (std::exception const& e) {
+            spdlog::error("SIGHUP: policy not reloaded, the one in force stays: {}", e.what());
+        }
+    }
+    if (audit_) {
+        audit_->reopen();
+    }
+    return narrows_views_ || audit_ != nullptr;
+}
+
+std::string controls_wiring::summary() const
+{
+    if (!active_) {
+        return {};
+    }
+    return fmt::format("call controls: {}{}", policy_.summary(),
+        audit_ ? fmt::format("; audit log {}", audit_->path()) : std::string());
+}
+
+} // namespace toolgate::app

@@ -1,0 +1,46 @@
+// The operator's controls over calls, built from the configuration for either transport: the
+// policy per client, the quota counters, the audit log and the controls the router hands every
+// call (docs/controlling-writes.md). SIGHUP rereads the policy and reopens the audit log.
+#pragma once
+
+#include "app/config.hpp"
+#include "mcp/memory_call_counters.hpp"
+#include "mcp/policy.hpp"
+#include "mcp/router.hpp"
+#include "mcp/write_controls.hpp"
+#include "ops/audit_log.hpp"
+
+#include <memory>
+#include <string>
+
+namespace toolgate::app {
+
+class controls_wiring {
+public:
+    /// Reads the policy and opens the audit log; throws std::invalid_argument or
+    /// std::runtime_error (start-up: one line, status 2) on a mistake in either.
+    explicit controls_wiring(config const& cfg);
+
+    /// Hands the controls to `r` when anything is configured (else calls pay nothing).
+    void install(mcp::router& r);
+    /// The policy for the HTTP endpoint's views, or null when there can be none.
+    mcp::operator_policy const* policy() const { return narrows_views_ ? &policy_ : nullptr; }
+    /// SIGHUP: the policy tables again, the audit log reopened. Logs what happened; false
+    /// when there was nothing to reload.
+    bool reload();
+    /// One line for the start-up log ("" when nothing is configured).
+    std::string summary() const;
+    mcp::write_controls& controls() { return *controls_; }
+    /// Whether anything is configured (policy, audit log, confirmation).
+    bool active() const { return active_; }
+
+private:
+    mcp::operator_policy policy_;
+    mcp::memory_call_counters counters_;
+    std::unique_ptr<ops::audit_log> audit_;
+    std::unique_ptr<mcp::write_controls> controls_;
+    bool active_ = false; ///< anything configured: the router gets the controls
+    bool narrows_views_ = false; ///< policy tables (now or after SIGHUP) or scope rules
+};
+
+} // namespace toolgate::app
