@@ -5,6 +5,7 @@
 #include "app/served_protocol.hpp"
 #include "credentials/credential_hub.hpp"
 #include "mcp/router.hpp"
+#include "mcp/stdio_session.hpp"
 #include "protocol/dispatcher.hpp"
 #include "protocol/jsonrpc.hpp"
 #include "transport/stdio_channel.hpp"
@@ -44,14 +45,15 @@ int serve_stdio(config const& cfg, asio::io_context& ioc, service& svc)
     auto conv = std::make_shared<mcp::conversation>(ioc.get_executor());
     auto channel
         = std::make_shared<transport::stdio_channel>(ioc.get_executor(), cfg.max_line_bytes);
+    mcp::stdio_session session(r, conv, channel, cfg.max_line_bytes);
     bool stopped = false;
-    auto stop = [&ioc, &r, &stopped, conv, channel] {
+    auto stop = [&ioc, &session, &stopped, channel] {
         // docs/decisions.md: stdin EOF cancels in-flight calls and exits promptly with status 0.
         if (stopped) {
             return;
         }
         stopped = true;
-        r.cancel_all(*conv);
+        session.cancel_all();
         channel->when_flushed([&ioc] { ioc.stop(); });
     };
     // docs/decisions.md "Shutdown": a signal lets the calls in flight finish within
@@ -113,17 +115,9 @@ int serve_stdio(config const& cfg, asio::io_context& ioc, service& svc)
               hangups.async_wait(on_hangup);
           };
     hangups.async_wait(on_hangup);
-    std::size_t const limit = cfg.max_line_bytes;
     channel->start({
-        [&r, conv, channel](std::string line) { r.on_text(conv, std::move(line), channel); },
-        [channel, limit] {
-            channel->send(protocol::serialize_error(nullptr,
-                { protocol::error_code::parse_error,
-                    fmt::format("Parse error: message longer than {} bytes; it was "
-                                "skipped (raise --max-line-bytes to allow it)",
-                        limit),
-                    std::nullopt }));
-        },
+        [&session](std::string line) { session.on_line(std::move(line)); },
+        [&session] { session.on_oversize(); },
         [&stop] { stop(); },
     });
     ioc.run();

@@ -48,6 +48,13 @@ boost::system::result<std::shared_ptr<inflight_call>, conversation::refusal>
 conversation::register_call(
     std::string const& key, asio::any_io_executor runs_on, std::size_t limit)
 {
+    return register_call(key, std::make_shared<inflight_call>(std::move(runs_on)), limit);
+}
+
+boost::system::result<std::shared_ptr<inflight_call>, conversation::refusal>
+conversation::register_call(
+    std::string const& key, std::shared_ptr<inflight_call> entry, std::size_t limit)
+{
     std::lock_guard lock(mutex_);
     if (inflight_.contains(key)) {
         return refusal::duplicate_id;
@@ -55,7 +62,6 @@ conversation::register_call(
     if (inflight_.size() >= limit) {
         return refusal::full;
     }
-    auto entry = std::make_shared<inflight_call>(std::move(runs_on));
     inflight_.emplace(key, entry);
     return entry;
 }

@@ -63,6 +63,9 @@ public:
     /// Registers a call under `key` (its id as JSON text), to run on `runs_on`.
     boost::system::result<std::shared_ptr<inflight_call>, refusal> register_call(
         std::string const& key, boost::asio::any_io_executor runs_on, std::size_t limit);
+    /// The same for an entry the caller made (its signal already cancels the call).
+    boost::system::result<std::shared_ptr<inflight_call>, refusal> register_call(
+        std::string const& key, std::shared_ptr<inflight_call> entry, std::size_t limit);
     void unregister_call(std::string const& key);
     /// Cancels the call registered under `key`; an unknown key is ignored (CN2).
     void cancel_call(std::string const& key);

@@ -105,7 +105,7 @@ private:
 
 protocol::rpc_result<router::call_ticket> router::admit_call(protocol::tool_call const& call,
     std::shared_ptr<conversation> const& conv, std::string const& principal,
-    asio::any_io_executor const& runs_on)
+    asio::any_io_executor const& runs_on, std::shared_ptr<inflight_call> const& bound)
 {
     auto refuse = [&](int code, std::string message) {
         count_refused(call);
@@ -133,7 +133,9 @@ protocol::rpc_result<router::call_ticket> router::admit_call(protocol::tool_call
     ticket.hold_principal(*this, principal);
     if (conv) { // stdio registers calls of both eras: a cancellation names the id only
         auto key = json::serialize(call.id);
-        auto registered = conv->register_call(key, runs_on, limits_.max_inflight_per_conversation);
+        auto registered = bound
+            ? conv->register_call(key, bound, limits_.max_inflight_per_conversation)
+            : conv->register_call(key, runs_on, limits_.max_inflight_per_conversation);
         if (!registered) {
             return registered.error() == conversation::refusal::duplicate_id
                 ? refuse(protocol::error_code::invalid_request,
@@ -280,67 +282,10 @@ asio::awaitable<std::optional<std::string>> router::run_tool(
     co_return dispatcher_.call_reply(call, result);
 }
 
-asio::awaitable<std::optional<std::string>> router::run_admitted(call_ticket ticket,
-    protocol::tool_call call, std::shared_ptr<transport::message_sink> sink, call_origin origin)
-{
-    auto text = co_await run_tool(std::move(call), std::move(sink), std::move(origin));
-    ticket.release();
-    co_return text;
-}
-
-void router::start_call(std::shared_ptr<conversation> conv, protocol::tool_call call,
-    std::shared_ptr<transport::message_sink> sink)
-{
-    auto admitted = admit_call(call, conv, {}, conv->strand());
-    if (!admitted) {
-        sink->send(protocol::serialize_error(call.id, admitted.error()));
-        return;
-    }
-    auto& ticket = *admitted;
-    auto entry = ticket.entry();
-    call_origin origin { conv->session_tag(), {} };
-    asio::co_spawn(conv->strand(),
-        run_admitted(std::move(ticket), std::move(call), sink, std::move(origin)),
-        asio::bind_cancellation_slot(entry->signal.slot(),
-            [entry, sink](std::exception_ptr const& error, std::optional<std::string> r) {
-                transport::log_root_failure("tools/call", error);
-                if (r && !entry->cancelled) {
-                    sink->send(std::move(*r)); // CN1: a cancelled call gets no reply
-                }
-            }));
-}
-
-void router::on_text(std::shared_ptr<conversation> conv, std::string text,
-    std::shared_ptr<transport::message_sink> sink)
-{
-    auto parsed = protocol::parse_json(text, { limits_.max_depth });
-    if (!parsed) {
-        sink->send(protocol::serialize_error(nullptr, parsed.error()));
-        return;
-    }
-    auto& doc = *parsed;
-    if (doc.is_array()) {
-        handle_batch(std::move(conv), std::move(doc.get_array()), std::move(sink));
-        return;
-    }
-    auto classified = protocol::classify(std::move(doc));
-    if (!classified) {
-        sink->send(protocol::serialize_error(classified.error().id, classified.error().error));
-        return;
-    }
-    auto& msg = *classified;
-    auto decided = decide(msg, conv.get());
-    if (auto* r = std::get_if<protocol::reply>(&decided)) {
-        note_refusal(msg, nullptr, {});
-        sink->send(r->take());
-    } else if (auto* call = std::get_if<protocol::tool_call>(&decided)) {
-        start_call(std::move(conv), std::move(*call), std::move(sink));
-    }
-}
-
 asio::awaitable<std::optional<protocol::reply>> router::handle(protocol::message msg,
     std::shared_ptr<conversation> conv, std::shared_ptr<transport::message_sink> stream,
-    std::shared_ptr<protocol::tool_view const> view, credentials_ptr credentials)
+    std::shared_ptr<protocol::tool_view const> view, credentials_ptr credentials,
+    std::shared_ptr<inflight_call> bound)
 {
     auto decided = decide(msg, conv.get(), view);
     if (auto* r = std::get_if<protocol::reply>(&decided)) {
@@ -349,7 +294,7 @@ asio::awaitable<std::optional<protocol::reply>> router::handle(protocol::message
     if (auto* call = std::get_if<protocol::tool_call>(&decided)) {
         std::string no_principal; // named: no braced temporaries inside a co_await operand
         co_return co_await run_decided(std::move(*call), std::move(conv), std::move(stream),
-            std::move(no_principal), std::move(credentials));
+            std::move(no_principal), std::move(credentials), std::move(bound));
     }
     co_return std::nullopt;
 }
@@ -389,12 +334,12 @@ router::decision router::decide(protocol::message const& msg, conversation* conv
 
 asio::awaitable<std::optional<protocol::reply>> router::run_decided(protocol::tool_call call,
     std::shared_ptr<conversation> conv, std::shared_ptr<transport::message_sink> stream,
-    std::string principal, credentials_ptr credentials)
+    std::string principal, credentials_ptr credentials, std::shared_ptr<inflight_call> bound)
 {
     // The call runs on this request's own executor: hopping to the session's strand and back
     // would cost two posts per call, and calls of one session need no ordering among them.
     auto const here = co_await asio::this_coro::executor;
-    auto admitted = admit_call(call, conv, principal, here);
+    auto admitted = admit_call(call, conv, principal, here, bound);
     if (!admitted) {
         co_return protocol::reply { protocol::serialize_error(call.id, admitted.error()), 200,
             false };
@@ -403,30 +348,35 @@ asio::awaitable<std::optional<protocol::reply>> router::run_decided(protocol::to
     call_origin origin { conv ? conv->session_tag() : std::string(), principal,
         std::move(credentials) };
     auto const entry = ticket.entry();
-    if (!entry) {
-        // Stateless: the caller's cancellation (the client closing the stream) reaches the
-        // call through this coroutine's own slot.
-        auto text = co_await run_tool(std::move(call), stream, std::move(origin));
-        co_return protocol::reply { std::move(*text), 200, false };
-    }
-    // The call listens to its entry's signal (notifications/cancelled, session end). The HTTP
-    // request's own cancellation (its client hanging up) must reach it too, as it does for a
-    // stateless call (security review 10): this coroutine's slot is free while it awaits the
-    // call, so a handler there forwards it.
-    auto const cs = co_await asio::this_coro::cancellation_state;
-    auto forward = cs.slot();
-    if (forward.is_connected()) {
-        forward.assign([entry](asio::cancellation_type) { entry->cancel(entry); });
-    }
-    auto [error, text] = co_await asio::co_spawn(here,
-        run_tool(std::move(call), stream, std::move(origin)),
-        asio::bind_cancellation_slot(entry->signal.slot(), asio::as_tuple(asio::use_awaitable)));
-    if (forward.is_connected()) {
-        forward.clear();
+    std::optional<std::string> text;
+    if (!entry || entry == bound) {
+        // This coroutine's own slot cancels the call: a stateless request's (the client
+        // closing the stream), or the entry's signal the caller bound it to (a stdio line).
+        text = co_await run_tool(std::move(call), stream, std::move(origin));
+    } else {
+        // The call listens to its entry's signal (notifications/cancelled, session end). The
+        // HTTP request's own cancellation (its client hanging up) must reach it too, as it
+        // does for a stateless call (security review 10): this coroutine's slot is free while
+        // it awaits the call, so a handler there forwards it.
+        auto const cs = co_await asio::this_coro::cancellation_state;
+        auto forward = cs.slot();
+        if (forward.is_connected()) {
+            forward.assign([entry](asio::cancellation_type) { entry->cancel(entry); });
+        }
+        auto [error, answer]
+            = co_await asio::co_spawn(here, run_tool(std::move(call), stream, std::move(origin)),
+                asio::bind_cancellation_slot(
+                    entry->signal.slot(), asio::as_tuple(asio::use_awaitable)));
+        if (forward.is_connected()) {
+            forward.clear();
+        }
+        if (!error) {
+            text = std::move(answer);
+        }
     }
     ticket.release();
-    if (entry->cancelled || error || !text) {
-        co_return std::nullopt;
+    if (!text || (entry && entry->cancelled)) {
+        co_return std::nullopt; // CN1: a cancelled call gets no reply
     }
     co_return protocol::reply { std::move(*text), 200, false };
 }

@@ -46,17 +46,13 @@ public:
     router(toolkits::tool_provider& provider, protocol::dispatcher const& dispatcher,
         router_limits limits = {});
 
-    /// stdio: handles one message text (or batch); every answer and notification goes to
-    /// `sink`. Returns at once; tool calls continue on the conversation's strand.
-    void on_text(std::shared_ptr<conversation> conv, std::string text,
-        std::shared_ptr<transport::message_sink> sink);
-
-    /// HTTP: handles one parsed message. The response (if any) is returned; notifications
-    /// about it go to `stream`. `conv` is null for stateless (2026-07-28) requests; the caller's
-    /// cancellation slot cancels the call.
+    /// Handles one parsed message, over stdio or HTTP. The response (if any) is returned;
+    /// notifications about it go to `stream`. `conv` is null for stateless (2026-07-28)
+    /// requests; the caller's cancellation slot cancels the call. `bound`: see run_decided.
     boost::asio::awaitable<std::optional<protocol::reply>> handle(protocol::message msg,
         std::shared_ptr<conversation> conv, std::shared_ptr<transport::message_sink> stream,
-        std::shared_ptr<protocol::tool_view const> view = {}, credentials_ptr credentials = {});
+        std::shared_ptr<protocol::tool_view const> view = {}, credentials_ptr credentials = {},
+        std::shared_ptr<inflight_call> bound = {});
 
     /// handle() in two steps, so that a caller can see whether a tool call may send
     /// notifications before choosing how to answer. decide() answers what needs no tool and
@@ -71,9 +67,15 @@ public:
     decision decide(protocol::message const& msg, conversation* conv,
         std::shared_ptr<protocol::tool_view const> const& view,
         protocol::request_meta const* checked = nullptr);
+    /// Admits and runs a tools/call, in a conversation (`conv`) or stateless (null). The
+    /// answer, or nothing when the call was cancelled. `bound`: an entry whose signal the
+    /// caller bound this coroutine's cancellation slot to (a stdio line): a conversation's call
+    /// registers it and runs in this coroutine; null: the call runs in one of its own,
+    /// listening to a new entry's signal and to this coroutine's slot.
     boost::asio::awaitable<std::optional<protocol::reply>> run_decided(protocol::tool_call call,
         std::shared_ptr<conversation> conv, std::shared_ptr<transport::message_sink> stream,
-        std::string principal = {}, credentials_ptr credentials = {});
+        std::string principal = {}, credentials_ptr credentials = {},
+        std::shared_ptr<inflight_call> bound = {});
 
     /// What a JSON-RPC batch gets: `refused` (a single -32600 error, the batch was not
     /// served), or `answer` (the array), or neither (only notifications: nothing to send).
@@ -134,22 +136,13 @@ private:
     /// a refusal is the error to answer with instead.
     protocol::rpc_result<call_ticket> admit_call(protocol::tool_call const& call,
         std::shared_ptr<conversation> const& conv, std::string const& principal,
-        boost::asio::any_io_executor const& runs_on);
+        boost::asio::any_io_executor const& runs_on,
+        std::shared_ptr<inflight_call> const& bound = {});
     /// Runs an admitted call: the tool, its log line and metrics. Returns the answer text (an
     /// unexpected failure becomes an internal-error answer).
     boost::asio::awaitable<std::optional<std::string>> run_tool(protocol::tool_call call,
         std::shared_ptr<transport::message_sink> sink, call_origin origin);
-    /// run_tool, then the ticket's release before the answer is handed on.
-    boost::asio::awaitable<std::optional<std::string>> run_admitted(call_ticket ticket,
-        protocol::tool_call call, std::shared_ptr<transport::message_sink> sink,
-        call_origin origin);
     void count_refused(protocol::tool_call const& call);
-    void handle_batch(std::shared_ptr<conversation> conv, boost::json::array batch,
-        std::shared_ptr<transport::message_sink> sink);
-    /// stdio: admits the call now (in message order) and runs it on the conversation's strand;
-    /// the answer goes to `sink` unless the call was cancelled.
-    void start_call(std::shared_ptr<conversation> conv, protocol::tool_call call,
-        std::shared_ptr<transport::message_sink> sink);
 
     toolkits::tool_provider& provider_;
     protocol::dispatcher const& dispatcher_;
