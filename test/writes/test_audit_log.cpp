@@ -90,13 +90,14 @@ TEST_CASE("stdio: the audit log has one line per call of a tool that may change 
 
     // Sent (with a caller's trace), through toolgate_call_tool, shown by a dry run, invalid,
     // and refused by the platform.
-    server.send(call_request("4", "KanbanApi_DeleteBoard", R"({"board_id_to_delete":"b-1"})",
-        traced_meta));
+    server.send(
+        call_request("4", "KanbanApi_DeleteBoard", R"({"board_id_to_delete":"b-1"})", traced_meta));
     CHECK_FALSE(is_error(server.response(4).at("result")));
     stdio_call(server, 5, "toolgate_call_tool",
         R"({"name":"DeployApi_AddProjectDomain","arguments":{"project_identifier_or_name":"p-9",)"
         R"("project_domain_name":"s3cr3t-body.example.test"}})");
-    stdio_call(server, 6, "KanbanApi_DeleteBoard", R"({"board_id_to_delete":"b-2","_dry_run":true})");
+    stdio_call(
+        server, 6, "KanbanApi_DeleteBoard", R"({"board_id_to_delete":"b-2","_dry_run":true})");
     stdio_call(server, 7, "KanbanApi_DeleteBoard", R"({"board":"b-3"})");
     stdio_call(server, 8, "KanbanApi_DeleteBoard", R"({"board_id_to_delete":"gone"})");
 
@@ -150,8 +151,8 @@ TEST_CASE("HTTP: the audit log names the authenticated client in both eras and i
         secret_env());
     header_pairs const bob { { "Authorization", "Bearer bob-client-token-1" } };
 
-    auto const modern
-        = modern_call(server.port(), 1, "KanbanApi_DeleteBoard", R"({"board_id_to_delete":"m"})", bob);
+    auto const modern = modern_call(
+        server.port(), 1, "KanbanApi_DeleteBoard", R"({"board_id_to_delete":"m"})", bob);
     CHECK_FALSE(is_error(modern.at("result")));
     auto const first = await_lines(path, 1);
     REQUIRE(first.size() == 1);
