@@ -11,6 +11,7 @@
 #include "toolkits/listing.hpp"
 #include "toolkits/oauth_providers.hpp"
 #include "toolkits/selection.hpp"
+#include "toolkits/upstream_pacer.hpp"
 #include "transport/https_client.hpp"
 
 #include <fmt/format.h>
@@ -226,8 +227,11 @@ service make_catalogue_service(config const& cfg, boost::asio::io_context& ioc)
     auto credentials = hub->server_secrets();
     warn_insecure_secret_urls(cfg, *credentials);
     warn_unrenewable(*hub);
+    auto pacer = std::make_shared<toolkits::upstream_pacer>(toolkits::read_rates(cfg.pacing));
     toolkits::execution_options execution;
     execution.allow_insecure_upstream = cfg.allow_insecure_upstream;
+    execution.pacer = pacer.get();
+    execution.call_timeout = cfg.call_timeout;
     auto executor = std::make_shared<toolkits::http_executor>(*client, *credentials,
         read_overrides(cfg), toolkits::shaping_options {}, execution, hub->tokens());
     auto provider = std::make_unique<toolkits::catalogue_provider>(sel, *executor);
@@ -237,8 +241,9 @@ service make_catalogue_service(config const& cfg, boost::asio::io_context& ioc)
     svc.credentials_note = credentials_note(*provider);
     svc.provider = std::move(provider);
     svc.upstream = client.get();
+    svc.pacer = pacer.get();
     svc.credentials = hub;
-    svc.owned = { client, hub, executor }; // the hub holds the server's secrets
+    svc.owned = { client, hub, pacer, executor }; // the hub holds the server's secrets
     return svc;
 }
 

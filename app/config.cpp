@@ -322,6 +322,7 @@ std::optional<config> parse_config(
     add_call_command(app, c.call);
     ops::add_audit_options(app, c.audit);
     mcp::add_policy_options(app, c.policy);
+    toolkits::add_pacing_options(app, c.pacing);
 
     app.add_option("--log-level", c.log_level, "stderr log level")
         ->check(CLI::IsMember({ "trace", "debug", "info", "warn", "error", "off" }))

@@ -6,6 +6,7 @@
 #include "credentials/auth_cli.hpp"
 #include "mcp/policy.hpp"
 #include "ops/audit_log.hpp"
+#include "toolkits/upstream_pacer.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -101,6 +102,7 @@ struct config {
     // Controlling writes (docs/controlling-writes.md): each subsystem's own options.
     ops::audit_options audit; ///< --audit-log
     mcp::policy_options policy; ///< --scope-toolsets, --confirm-destructive, the policy tables
+    toolkits::pacing_options pacing; ///< --upstream-rate
 
     // Logging and one-shot commands
     std::string log_level = "info";

@@ -10,6 +10,7 @@
 #include "mcp/session_registry.hpp"
 #include "ops/metrics.hpp"
 #include "ops/ops_endpoint.hpp"
+#include "toolkits/upstream_pacer.hpp"
 #include "transport/coroutine_root.hpp"
 #include "transport/http_listener.hpp"
 #include "transport/https_client.hpp"
@@ -280,6 +281,9 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
     if (svc.upstream) {
         svc.upstream->set_observer(&metrics.upstream_observer());
     }
+    if (svc.pacer) {
+        svc.pacer->set_observer(&metrics.upstream_observer());
+    }
     // Ready once listening with the catalogue loaded (it is: the provider exists); not ready
     // from the moment shutdown begins.
     std::atomic<bool> ready { false };
@@ -415,6 +419,9 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
     }
     if (svc.upstream) {
         svc.upstream->set_observer(nullptr); // `metrics` ends with this scope
+    }
+    if (svc.pacer) {
+        svc.pacer->set_observer(nullptr);
     }
     return 0;
 }

@@ -163,7 +163,7 @@ TEST_CASE("HTTP: bob's policy hides and refuses what it does not allow, by every
 }
 
 TEST_CASE("HTTP: bob's 31st call in a minute is refused with retry_after_seconds and the "
-          "platform saw 30; others are not limited by it",
+          "platform saw 30, and others are not limited by it",
     "[writes][policy][quota][http]")
 {
     fake_platform platform;
@@ -213,7 +213,7 @@ TEST_CASE("HTTP: bob's 31st call in a minute is refused with retry_after_seconds
             && Catch::Contains(R"("outcome":"refused_quota")"));
 }
 
-TEST_CASE("HTTP: SIGHUP rereads the policy tables; a broken file leaves the policy in force",
+TEST_CASE("HTTP: SIGHUP rereads the policy tables, and a broken file leaves the policy in force",
     "[writes][policy][http]")
 {
     fake_platform platform;
