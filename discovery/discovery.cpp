@@ -375,6 +375,27 @@ call_result discovery_provider::describe_tools(
     return json_answer(std::move(answer));
 }
 
+bool discovery_provider::may_ask_client(
+    tool_descriptor const& tool, json::object const& arguments) const
+{
+    auto const position = static_cast<std::size_t>(&tool - tools_.data());
+    if (position < inner_count_) {
+        return inner_.may_ask_client(inner_.tools()[position], arguments);
+    }
+    if (tool.name != call_tool_name) {
+        return false;
+    }
+    auto const* name = arguments.if_contains("name");
+    auto const* target = name && name->is_string() ? find(name->get_string()) : nullptr;
+    if (target == nullptr || static_cast<std::size_t>(target - tools_.data()) >= inner_count_) {
+        return false;
+    }
+    static json::object const none;
+    auto const* inner = arguments.if_contains("arguments");
+    return inner_.may_ask_client(inner_.tools()[static_cast<std::size_t>(target - tools_.data())],
+        inner && inner->is_object() ? inner->get_object() : none);
+}
+
 // `tool` and `context` belong to the router for the whole call (see tool_provider.hpp).
 boost::asio::awaitable<call_result> discovery_provider::call(
     tool_descriptor const& tool, json::object arguments, call_context& context)

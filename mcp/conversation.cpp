@@ -38,6 +38,12 @@ std::string conversation::negotiated_version() const
     return session_.version;
 }
 
+protocol::elicitation_modes conversation::elicitation() const
+{
+    std::lock_guard lock(mutex_);
+    return session_.elicitation;
+}
+
 bool conversation::takes_batches() const
 {
     std::lock_guard lock(mutex_);
@@ -98,6 +104,13 @@ void conversation::cancel_all_calls()
     for (auto& entry : entries) {
         entry->cancel(entry);
     }
+}
+
+void conversation::end()
+{
+    cancel_all_calls();
+    requests_.close();
+    outbox_.close();
 }
 
 bool conversation::has_calls_in_flight() const

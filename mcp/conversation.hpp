@@ -2,6 +2,8 @@
 // and the tool calls it has in flight, behind one lock that stays inside this class.
 #pragma once
 
+#include "mcp/client_requests.hpp"
+#include "mcp/unsolicited_outbox.hpp"
 #include "protocol/dispatcher.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
@@ -52,6 +54,14 @@ public:
     std::string negotiated_version() const;
     /// Whether JSON-RPC batches may be served: initialized with revision 2025-03-26.
     bool takes_batches() const;
+    /// The elicitation modes initialize declared (none before, and none for an adopted
+    /// session: its id does not carry them).
+    protocol::elicitation_modes elicitation() const;
+
+    /// Requests of the server to this client and their answers (2025 elicitation).
+    client_requests& requests() { return requests_; }
+    /// Messages to this client outside any of its requests.
+    unsolicited_outbox& outbox() { return outbox_; }
 
     /// A short hash of the HTTP session id, for logs ("" on stdio). Set once, before the
     /// session is registered, read-only afterwards.
@@ -71,6 +81,9 @@ public:
     void cancel_call(std::string const& key);
     /// Cancels every call in flight (stdin EOF, session end, shutdown).
     void cancel_all_calls();
+    /// The conversation is over: its calls are cancelled, the requests waiting for the client
+    /// end and its outbox closes.
+    void end();
     bool has_calls_in_flight() const;
 
 private:
@@ -79,6 +92,8 @@ private:
     protocol::legacy_session session_; ///< guarded by mutex_
     std::unordered_map<std::string, std::shared_ptr<inflight_call>> inflight_; ///< guarded
     std::string session_tag_;
+    client_requests requests_;
+    unsolicited_outbox outbox_;
 };
 
 } // namespace toolgate::mcp

@@ -8,6 +8,7 @@
 #include "common/ascii.hpp"
 #include "mcp/connection_choices.hpp"
 #include "mcp/http_answer.hpp"
+#include "mcp/standalone_stream.hpp"
 #include "protocol/names.hpp"
 #include "protocol/request_meta.hpp"
 #include "protocol/streamable_http.hpp"
@@ -278,8 +279,13 @@ asio::awaitable<void> mcp_http_endpoint::serve_mcp(http_request const& request, 
     } else if (request.method == "DELETE") {
         co_await remove(request, out, std::move(principal));
     } else {
-        // H19: no standalone server-to-client stream. The catalogue is fixed and toolgate
-        // never sends unsolicited messages, so GET has nothing to carry: 405.
+        // H19: a standalone stream only for a session that may be sent something unprompted
+        // (mcp/standalone_stream.hpp); every other GET has nothing to carry: 405.
+        bool const streamed
+            = co_await serve_standalone_stream(request, out, sessions_, router_, principal);
+        if (streamed) {
+            co_return;
+        }
         spdlog::debug("http: {} {} from {}: 405 (toolgate sends no unsolicited messages)",
             protocol::clipped(request.method, 16), request.path, request.peer);
         header_list headers = json_headers();

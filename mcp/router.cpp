@@ -3,6 +3,7 @@
 #include "mcp/router.hpp"
 
 #include "mcp/call_context.hpp"
+#include "mcp/call_scope.hpp"
 #include "ops/log_redaction.hpp"
 #include "ops/logging.hpp"
 #include "protocol/names.hpp"
@@ -57,7 +58,7 @@ public:
     call_ticket(call_ticket const&) = delete;
     ~call_ticket() { release(); }
 
-    void hold_total(std::shared_ptr<std::atomic<std::size_t>> total) { total_ = std::move(total); }
+    void hold_total(std::shared_ptr<transport::activity> total) { total_ = std::move(total); }
     void hold_principal(router& r, std::string principal)
     {
         if (!principal.empty()) { // the anonymous principal holds no place
@@ -88,7 +89,7 @@ public:
             router_ = nullptr;
         }
         if (total_) {
-            --*total_;
+            total_->leave();
             total_.reset();
         }
     }
@@ -100,7 +101,7 @@ private:
     std::string key_;
     std::shared_ptr<inflight_call> entry_;
     /// Shared with the router: a frame destroyed after the router must not touch it.
-    std::shared_ptr<std::atomic<std::size_t>> total_;
+    std::shared_ptr<transport::activity> total_;
 };
 
 protocol::rpc_result<router::call_ticket> router::admit_call(protocol::tool_call const& call,
@@ -116,9 +117,9 @@ protocol::rpc_result<router::call_ticket> router::admit_call(protocol::tool_call
             "Server is shutting down: no new tool calls are accepted");
     }
     // Optimistic increment: a call over the limit gives its unit straight back.
-    auto const before = inflight_total_->fetch_add(1);
+    auto const before = inflight_total_->enter();
     if (before >= limits_.max_inflight_total) {
-        --*inflight_total_;
+        inflight_total_->leave();
         return refuse(protocol::error_code::internal_error,
             fmt::format("Server busy: {} tool calls in flight (limit {}, --max-inflight); retry "
                         "shortly",
@@ -208,9 +209,12 @@ asio::awaitable<std::optional<std::string>> router::run_tool(
         span_id = protocol::new_span_id();
         forwarded = call.trace->child(span_id);
     }
+    call_scope scope(call, origin.principal, origin.conv, sink, origin.credentials,
+        limits_.client_answer_timeout);
     routed_call_context context(std::move(sink), call.progress_token, call.level, call.version,
         call.view, std::move(forwarded), std::move(call.tracestate), std::move(origin.credentials),
         origin.principal, controls_);
+    context.set_scope(&scope, &steps_);
     if (spdlog::should_log(spdlog::level::debug)) {
         // Secret-named arguments are masked at every level (issue 6 item 6).
         spdlog::debug("tools/call id={} request_id={} tool={} arguments={}", log_id(call.id),
@@ -219,10 +223,15 @@ asio::awaitable<std::optional<std::string>> router::run_tool(
     }
     auto const started = std::chrono::steady_clock::now();
     protocol::call_result result;
+    std::optional<std::string> replaced; // a step's answer, or input_required
+    bool replaced_by_error = false;
     bool failed = false;
     bool aborted = false;
     try {
-        result = co_await provider_.call(*call.tool, std::move(call.arguments), context);
+        auto ran = co_await run_with_steps(call, context, scope);
+        result = std::move(ran.result);
+        replaced = std::move(ran.answer);
+        replaced_by_error = ran.answer_is_error;
     } catch (boost::system::system_error const& e) {
         failed = true;
         aborted = e.code() == asio::error::operation_aborted;
@@ -238,7 +247,11 @@ asio::awaitable<std::optional<std::string>> router::run_tool(
     context.finish();
     auto const elapsed = std::chrono::steady_clock::now() - started;
     auto const cs = co_await asio::this_coro::cancellation_state;
-    auto outcome = result.is_error ? ops::call_outcome::tool_error : ops::call_outcome::ok;
+    auto outcome
+        = result.is_error || replaced ? ops::call_outcome::tool_error : ops::call_outcome::ok;
+    if (replaced_by_error) {
+        outcome = ops::call_outcome::protocol_error;
+    }
     if (aborted || transport::is_cancelled(cs)) {
         outcome = ops::call_outcome::cancelled;
     } else if (failed) {
@@ -279,6 +292,9 @@ asio::awaitable<std::optional<std::string>> router::run_tool(
             rpc_error { protocol::error_code::internal_error,
                 fmt::format("Internal error while running {}", call.tool->name), std::nullopt });
     }
+    if (replaced) {
+        co_return std::move(*replaced);
+    }
     co_return dispatcher_.call_reply(call, result);
 }
 
@@ -307,6 +323,14 @@ router::decision router::decide(protocol::message const& msg, conversation* conv
 router::decision router::decide(protocol::message const& msg, conversation* conv,
     std::shared_ptr<protocol::tool_view const> const& view, protocol::request_meta const* checked)
 {
+    if (msg.kind() == protocol::message_kind::response) {
+        // The client's answer to a request of ours: to the call waiting for it, in this
+        // conversation only. Anything else is dropped (J4: a response is never answered).
+        if (conv) {
+            conv->requests().deliver(msg);
+        }
+        return std::monostate {};
+    }
     auto const& seen = view ? view : dispatcher_.default_view();
     protocol::outcome outcome;
     if (checked) {
@@ -327,6 +351,7 @@ router::decision router::decide(protocol::message const& msg, conversation* conv
         return std::monostate {};
     }
     if (auto* call = std::get_if<protocol::tool_call>(&outcome)) {
+        call->may_ask = may_ask(*call, conv);
         return std::move(*call);
     }
     return std::monostate {};
@@ -346,7 +371,7 @@ asio::awaitable<std::optional<protocol::reply>> router::run_decided(protocol::to
     }
     auto ticket = std::move(*admitted);
     call_origin origin { conv ? conv->session_tag() : std::string(), principal,
-        std::move(credentials) };
+        std::move(credentials), conv };
     auto const entry = ticket.entry();
     std::optional<std::string> text;
     if (!entry || entry == bound) {
@@ -407,7 +432,7 @@ void router::note_refusal(
 
 void router::cancel_all(conversation& conv)
 {
-    conv.cancel_all_calls();
+    conv.end();
 }
 
 } // namespace toolgate::mcp

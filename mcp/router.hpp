@@ -3,10 +3,13 @@
 // the caller's stream, and cancels calls on request.
 #pragma once
 
+#include "mcp/call_step.hpp"
 #include "mcp/conversation.hpp"
+#include "mcp/request_state.hpp"
 #include "ops/call_observer.hpp"
 #include "protocol/dispatcher.hpp"
 #include "toolkits/tool_provider.hpp"
+#include "transport/activity.hpp"
 #include "transport/message_sink.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
@@ -15,12 +18,14 @@
 #include <boost/json/array.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
 #include <variant>
+#include <vector>
 
 namespace toolgate::mcp {
 
@@ -38,6 +43,9 @@ struct router_limits {
     std::size_t max_inflight_per_principal = 128;
     std::size_t max_batch_messages = 64; ///< elements of one JSON-RPC batch
     std::size_t max_batch_answer_bytes = 16 * 1024 * 1024; ///< one batch's answer array
+    /// How long a call waits for a 2025 client's answer to a request of ours (a person
+    /// filling in a form).
+    std::chrono::milliseconds client_answer_timeout = std::chrono::minutes(2);
 };
 
 class router {
@@ -93,7 +101,10 @@ public:
     /// Cancels every call of `conv` (stdin EOF, session end, shutdown).
     void cancel_all(conversation& conv);
     /// Tool calls running now, all conversations and stateless requests together.
-    std::size_t inflight() const { return *inflight_total_; }
+    std::size_t inflight() const { return inflight_total_->count(); }
+    /// Completes once no tool call is running (at once when none is): the moment the last
+    /// ticket is given back. The router must outlive the wait.
+    boost::asio::awaitable<void> until_idle() { return inflight_total_->until_idle(); }
     /// Shutdown: from now on every new tool call is answered with an error (calls already
     /// running go on). Thread-safe.
     void refuse_new_calls() { refusing_ = true; }
@@ -114,6 +125,16 @@ public:
     void note_refusal(protocol::message const& msg, protocol::tool_view const* view,
         std::string_view principal) const;
 
+    /// Runs `step` around every tool call from now on, after the steps added before it
+    /// (mcp/call_step.hpp). Set before serving; `step` must outlive the router's calls.
+    void add_step(call_step& step) { steps_.push_back(&step); }
+    /// Signs and checks the requestState of 2026-07-28 input_required answers; without one,
+    /// no call can ask a 2026-07-28 client for input and a retry's state is refused.
+    void set_request_states(std::shared_ptr<request_state_signer const> signer)
+    {
+        states_ = std::move(signer);
+    }
+
     /// Counts a call against `principal`'s own limit (--max-inflight-per-principal); the
     /// error to answer with when it is reached. The anonymous principal ("") is never limited.
     protocol::rpc_result<void> admit_principal(std::string const& principal);
@@ -128,7 +149,23 @@ private:
         std::string session_tag;
         std::string principal;
         credentials_ptr credentials = {};
+        std::shared_ptr<conversation> conv = {}; ///< the 2025 conversation, or none
     };
+    /// What a call ran to: the tool's result, or an answer that replaces it (a step's, or an
+    /// input_required result), already serialised.
+    struct step_outcome {
+        protocol::call_result result;
+        std::optional<std::string> answer;
+        bool answer_is_error = false; ///< the answer is a JSON-RPC error
+    };
+    /// The verified retry, the steps' before(), the tool, the steps' after() (router_steps.cpp).
+    boost::asio::awaitable<step_outcome> run_with_steps(
+        protocol::tool_call& call, toolkits::call_context& context, call_scope& scope);
+    /// A step's answer (or a tool's input_requests) as the text the client gets.
+    std::string render(protocol::tool_call const& call, call_scope const& scope, step_answer answer,
+        bool& is_error) const;
+    /// Whether `call` may ask its 2025 client something before its result (tool_call::may_ask).
+    bool may_ask(protocol::tool_call const& call, conversation const* conv) const;
     class call_ticket;
     /// The one admission step of every call, stdio or HTTP: the server-wide limit, the
     /// principal's limit and, in a conversation, registration under the call's id (so that
@@ -149,11 +186,12 @@ private:
     router_limits limits_;
     /// Shared with the calls' admission guards: a coroutine frame destroyed with the
     /// io_context after the router is gone must not touch the router.
-    std::shared_ptr<std::atomic<std::size_t>> inflight_total_
-        = std::make_shared<std::atomic<std::size_t>>(0);
+    std::shared_ptr<transport::activity> inflight_total_ = std::make_shared<transport::activity>();
     std::atomic<bool> refusing_ { false };
     ops::call_observer* observer_ = nullptr;
     toolkits::call_controls* controls_ = nullptr;
+    std::vector<call_step*> steps_;
+    std::shared_ptr<request_state_signer const> states_;
     std::mutex principals_mutex_;
     std::unordered_map<std::string, std::size_t> principal_calls_; ///< calls in flight by principal
 };
