@@ -19,10 +19,12 @@ controls_wiring::controls_wiring(config const& cfg)
     active_ = narrows_views_ || audit_ != nullptr || cfg.policy.confirm_destructive;
 }
 
-void controls_wiring::install(mcp::router& r)
+void controls_wiring::install(mcp::router& r, protocol::tool_index const& index)
 {
     if (active_) {
         r.set_controls(controls_.get());
+        confirmation_step_ = std::make_unique<mcp::confirmation_step>(policy_, index);
+        r.add_step(*confirmation_step_);
     }
 }
 

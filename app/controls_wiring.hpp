@@ -4,6 +4,7 @@
 #pragma once
 
 #include "app/config.hpp"
+#include "mcp/confirmation.hpp"
 #include "mcp/memory_call_counters.hpp"
 #include "mcp/policy.hpp"
 #include "mcp/router.hpp"
@@ -21,8 +22,10 @@ public:
     /// std::runtime_error (start-up: one line, status 2) on a mistake in either.
     explicit controls_wiring(config const& cfg);
 
-    /// Hands the controls to `r` when anything is configured (else calls pay nothing).
-    void install(mcp::router& r);
+    /// Hands the controls to `r` when anything is configured (else calls pay nothing), with
+    /// the step that lets a call ask for a confirmation; `index` (the served tools, the
+    /// router's) must outlive the router.
+    void install(mcp::router& r, protocol::tool_index const& index);
     /// The policy for the HTTP endpoint's views, or null when there can be none.
     mcp::operator_policy const* policy() const { return narrows_views_ ? &policy_ : nullptr; }
     /// SIGHUP: the policy tables again, the audit log reopened. Logs what happened; false
@@ -39,6 +42,7 @@ private:
     mcp::memory_call_counters counters_;
     std::unique_ptr<ops::audit_log> audit_;
     std::unique_ptr<mcp::write_controls> controls_;
+    std::unique_ptr<mcp::confirmation_step> confirmation_step_;
     bool active_ = false; ///< anything configured: the router gets the controls
     bool narrows_views_ = false; ///< policy tables (now or after SIGHUP) or scope rules
 };

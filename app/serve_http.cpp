@@ -260,7 +260,7 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
         { cfg.max_depth, cfg.max_inflight_per_session, cfg.max_inflight,
             cfg.max_inflight_per_principal });
     controls_wiring controls(cfg);
-    controls.install(r);
+    controls.install(r, stack.dispatcher().index());
     r.set_request_states(mcp::make_request_states(cfg.session_key));
 
     transport::session_signer signer(cfg.session_key);

@@ -74,7 +74,7 @@ int serve_stdio(config const& cfg, asio::io_context& ioc, service& svc)
     mcp::router r(stack.provider(), stack.dispatcher(),
         { cfg.max_depth, cfg.max_inflight_per_session, cfg.max_inflight });
     controls_wiring controls(cfg);
-    controls.install(r);
+    controls.install(r, stack.dispatcher().index());
     r.set_request_states(mcp::make_request_states({}));
     spdlog::info("toolgate {} on stdio: {}; {}", toolgate_version(), svc.summary,
         stack.views().mode_summary());

@@ -142,6 +142,14 @@ bool operator_policy::any() const
     return !set->principals.empty() || !set->scopes.empty();
 }
 
+bool operator_policy::confirmation_possible() const
+{
+    auto const set = current();
+    return set->confirm_destructive
+        || std::any_of(set->principals.begin(), set->principals.end(),
+            [](auto const& entry) { return entry.second.confirm_destructive.value_or(false); });
+}
+
 std::string operator_policy::summary() const
 {
     auto const set = current();

@@ -93,6 +93,8 @@ public:
         std::string_view principal, std::span<const std::string> scopes = {}) const;
     /// Whether any table or scope rule exists (without any, views are never narrowed).
     bool any() const;
+    /// Whether any caller's calls may need a person's confirmation (the flag, or a table).
+    bool confirmation_possible() const;
     /// "N client tables, M scope rules" for the log.
     std::string summary() const;
 

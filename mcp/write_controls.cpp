@@ -72,6 +72,20 @@ boost::asio::awaitable<std::optional<protocol::call_result>> write_controls::adm
 {
     auto const principal = std::string(context.principal());
     auto const policy = policy_.for_caller(principal);
+    // The person first: a call waiting for an answer (2026-07-28: coming back with it) takes
+    // no place in the quota until it goes on.
+    if (!call.dry_run && call.tool.destructive && policy.confirm_destructive) {
+        auto asked = co_await confirmation_.ask(call, context);
+        using kind = confirmation_outcome::kind;
+        if (asked.state == kind::declined || asked.state == kind::unavailable) {
+            record(call, principal, context.trace_id(),
+                asked.state == kind::declined ? "declined" : "refused_confirmation", &asked.result,
+                {});
+        }
+        if (asked.state != kind::accepted) {
+            co_return std::move(asked.result);
+        }
+    }
     if (policy.calls_per_minute) {
         auto const limit = *policy.calls_per_minute;
         auto answer = co_await counters_.take(principal, limit, clock_());

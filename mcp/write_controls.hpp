@@ -1,11 +1,13 @@
 // The operator's controls over calls (toolkits/call_controls.hpp) as this server applies them:
-// each caller's quota from its policy (mcp/policy.hpp) counted in common::call_counters, a
-// person's confirmation before a destructive call where the policy or --confirm-destructive
-// asks for one, and a line in the audit log (ops/audit_log.hpp) for every call of a tool that
-// may change data. Shared by every call; thread-safe.
+// a person's confirmation before a destructive call where the policy or --confirm-destructive
+// asks for one (mcp/confirmation.hpp), then each caller's quota from its policy
+// (mcp/policy.hpp) counted in common::call_counters, and a line in the audit log
+// (ops/audit_log.hpp) for every call of a tool that may change data. Shared by every call;
+// thread-safe.
 #pragma once
 
 #include "common/call_counters.hpp"
+#include "mcp/confirmation.hpp"
 #include "mcp/policy.hpp"
 #include "ops/audit_log.hpp"
 #include "toolkits/call_controls.hpp"
@@ -44,6 +46,7 @@ private:
     operator_policy const& policy_;
     common::call_counters& counters_;
     ops::audit_log* audit_;
+    person_confirmation confirmation_;
     std::function<std::chrono::system_clock::time_point()> clock_
         = [] { return std::chrono::system_clock::now(); };
 };
