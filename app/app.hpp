@@ -22,6 +22,9 @@ class credential_hub;
 namespace toolgate::toolkits {
 class upstream_pacer;
 }
+namespace toolgate::state {
+class redis_client;
+}
 
 namespace toolgate::app {
 
@@ -44,6 +47,8 @@ struct service {
     /// Where calls' platform credentials come from (per request over HTTP; reloaded on
     /// SIGHUP); null for services without platform credentials (the test twin).
     std::shared_ptr<credentials::credential_hub> credentials;
+    /// The state shared by replicas (--state-store); null: this machine only.
+    std::shared_ptr<state::redis_client> store;
 };
 
 using service_factory = std::function<service(config const&, boost::asio::io_context&)>;

@@ -1,11 +1,14 @@
 // The server's token source: access tokens from the token store, renewed shortly before they
 // expire (refresh token, or the client-credentials grant again) and once after a 401. A
 // renewal is shared by every call that needs it at the time; rotated refresh tokens reach the
-// file before anyone uses the new access token. File reads and writes run on a thread of
-// their own, never on a thread that serves requests.
+// store before anyone uses the new access token. The store is a token_backend: the file (its
+// reads and writes on a thread of their own, never on a thread that serves requests) or the
+// state shared by replicas, where one replica renews and the others use its new token.
 #pragma once
 
+#include "common/result.hpp"
 #include "credentials/oauth_client.hpp"
+#include "credentials/token_backend.hpp"
 #include "credentials/token_store.hpp"
 #include "toolkits/token_source.hpp"
 
@@ -27,6 +30,10 @@ public:
     /// endpoints_for() (throws on a bad override).
     token_refresher(transport::outbound_client& client, token_file file,
         secrets_provider client_secrets, oauth_client::clock now, bool allow_insecure = false);
+    /// Over another backend (the shared store): nothing is read now; the first call that needs
+    /// a toolkit's tokens reads them.
+    token_refresher(transport::outbound_client& client, std::shared_ptr<token_backend> backend,
+        secrets_provider client_secrets, oauth_client::clock now, bool allow_insecure = false);
     ~token_refresher() override;
 
     boost::asio::awaitable<toolkits::token_answer> access_token(
@@ -37,9 +44,16 @@ public:
     /// current tokens, when the file is bad.
     std::string reload();
 
+    /// Reads the store again now, forgetting refused sign-ins (`toolgate auth`); a problem
+    /// when it cannot be read (the tokens in hand are kept).
+    boost::asio::awaitable<common::checked<void>> reread();
+
     /// What the store holds now (for `toolgate auth status`, tests).
     token_entries snapshot() const;
+    /// The token file (`toolgate auth` writes it); over the shared store, the default path's,
+    /// unused.
     token_file const& file() const { return file_; }
+    token_backend& backend() { return *backend_; }
     oauth_client& client_for(std::string_view toolkit);
 
     /// Seconds before expiry at which a token is renewed: a quarter of its lifetime, at most
@@ -54,13 +68,22 @@ private:
     boost::asio::awaitable<toolkits::token_answer> renewal(std::string toolkit, token_entry entry);
     boost::asio::awaitable<toolkits::token_answer> renew_with(
         std::string toolkit, token_entry entry);
-    boost::asio::awaitable<bool> reload_if_changed();
+    /// Whether the store's tokens changed (and are now in hand); a problem when the shared
+    /// store cannot be read.
+    boost::asio::awaitable<common::checked<bool>> reload_if_changed();
+    boost::asio::awaitable<void> read_store(std::shared_ptr<flight> f);
     boost::asio::awaitable<void> save(std::string toolkit, token_entry entry);
+    /// Waits for `toolkit`'s renewal hold (see token_backend::patience); `entry` is the token
+    /// in hand, used at once instead when another holds it and it has not expired.
+    boost::asio::awaitable<lock_attempt> hold_for_renewal(
+        std::string const& toolkit, token_entry const& entry, bool& use_current);
     void publish(std::string const& toolkit, std::shared_ptr<flight> const& f,
         toolkits::token_answer answer);
 
     transport::outbound_client& client_;
     token_file file_;
+    std::shared_ptr<token_backend> backend_;
+    bool shared_ = false; ///< the backend is the shared store, not file_
     secrets_provider client_secrets_;
     oauth_client::clock now_;
     std::unique_ptr<state> state_;

@@ -184,7 +184,7 @@ TEST_CASE("HTTP 2025: the question travels on the call's event stream and the PO
 }
 
 TEST_CASE("HTTP 2026-07-28: input_required, then the retry with an accepted answer is sent "
-          "once; a declined retry and a client without form elicitation send nothing",
+          "once, while a declined retry and a client without form elicitation send nothing",
     "[writes][confirm][http][mrtr]")
 {
     fake_platform platform;
