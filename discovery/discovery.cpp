@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 namespace toolgate::discovery {
@@ -441,6 +442,31 @@ bool discovery_provider::may_ask_client(
         inner && inner->is_object() ? inner->get_object() : none);
 }
 
+namespace {
+
+/// toolgate_call_tool's `arguments`: an object, or JSON text of one (some models send that);
+/// nothing when it is neither.
+std::optional<json::object> inner_arguments_of(json::object const& arguments)
+{
+    auto const* a = arguments.if_contains("arguments");
+    if (!a || a->is_null()) {
+        return json::object {};
+    }
+    if (a->is_object()) {
+        return a->get_object();
+    }
+    if (a->is_string()) {
+        boost::system::error_code ec;
+        auto parsed = json::parse(a->get_string(), ec);
+        if (!ec && parsed.is_object()) {
+            return std::move(parsed.get_object());
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
 // `tool` and `context` belong to the router for the whole call (see tool_provider.hpp).
 boost::asio::awaitable<call_result> discovery_provider::call(
     tool_descriptor const& tool, json::object arguments, call_context& context)
@@ -468,24 +494,12 @@ boost::asio::awaitable<call_result> discovery_provider::call(
     if (!name || !name->is_string() || name->get_string().empty()) {
         co_return call_result::error("argument `name`: the tool to call is required");
     }
-    json::object inner_arguments;
-    if (auto const* a = arguments.if_contains("arguments"); a && !a->is_null()) {
-        if (a->is_object()) {
-            inner_arguments = a->get_object();
-        } else if (a->is_string()) {
-            // Some models send the arguments as JSON text; take it when it is an object.
-            boost::system::error_code ec;
-            auto parsed = json::parse(a->get_string(), ec);
-            if (ec || !parsed.is_object()) {
-                co_return call_result::error(
-                    "argument `arguments`: expected an object with the tool's arguments");
-            }
-            inner_arguments = std::move(parsed.get_object());
-        } else {
-            co_return call_result::error(
-                "argument `arguments`: expected an object with the tool's arguments");
-        }
+    auto parsed_arguments = inner_arguments_of(arguments);
+    if (!parsed_arguments) {
+        co_return call_result::error(
+            "argument `arguments`: expected an object with the tool's arguments");
     }
+    json::object inner_arguments = std::move(*parsed_arguments);
     auto const* target = find(name->get_string());
     auto const target_position
         = target ? static_cast<std::size_t>(target - tools_.data()) : tools_.size();

@@ -10,7 +10,9 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <optional>
 #include <set>
+#include <span>
 
 namespace toolgate::mcp {
 namespace {
@@ -111,6 +113,21 @@ std::string policy_refusal(view_choice const& choice)
                        "operator if this client needs more",
         allowed.empty() ? std::string("tools that only read")
                         : allowed + (choice.policy_read_only ? ", read-only" : ""));
+}
+
+/// A connection's tool pattern that matches none of `served`: the error saying so.
+std::optional<std::string> unmatched_glob(
+    std::vector<std::string> const& globs, std::span<protocol::tool_descriptor const> served)
+{
+    for (auto const& g : globs) {
+        bool const any = std::any_of(
+            served.begin(), served.end(), [&](auto const& tool) { return glob_matches(g, tool); });
+        if (!any) {
+            return fmt::format(
+                "tool pattern `{}` matches no tool served here", protocol::clipped(g));
+        }
+    }
+    return std::nullopt;
 }
 
 } // namespace
@@ -308,13 +325,8 @@ common::checked<std::shared_ptr<protocol::tool_view const>> tool_views::view_for
         callable[i] = ok;
         left += ok ? 1 : 0;
     }
-    for (auto const& g : globs) {
-        bool const any = std::any_of(tools.begin(), tools.begin() + std::ptrdiff_t(catalogue),
-            [&](auto const& tool) { return glob_matches(g, tool); });
-        if (!any) {
-            return common::problem_of(
-                fmt::format("tool pattern `{}` matches no tool served here", protocol::clipped(g)));
-        }
+    if (auto unmatched = unmatched_glob(globs, tools.first(catalogue))) {
+        return common::problem_of(std::move(*unmatched));
     }
     // A policy that leaves nothing is served as such (an empty listing; every call refused
     // with the policy's reason); a connection's own choices that leave nothing are a mistake.
