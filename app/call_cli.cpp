@@ -92,7 +92,7 @@ int run_call_command(config const& cfg, boost::asio::io_context& ioc, service& s
         bool const meta = tool->name == discovery::call_tool_name;
         arguments[meta ? toolkits::dry_run_call_tool_argument : toolkits::dry_run_argument] = true;
     }
-    controls_wiring controls(cfg);
+    controls_wiring controls(cfg, svc.store);
     command_line_context context(controls.active() ? &controls.controls() : nullptr);
     std::optional<protocol::call_result> result;
     boost::asio::co_spawn(ioc, call_once(stack.provider(), *tool, std::move(arguments), context),

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "app/config.hpp"
+#include "common/call_counters.hpp"
 #include "mcp/confirmation.hpp"
-#include "mcp/memory_call_counters.hpp"
 #include "mcp/policy.hpp"
 #include "mcp/router.hpp"
 #include "mcp/write_controls.hpp"
@@ -14,13 +14,20 @@
 #include <memory>
 #include <string>
 
+namespace toolgate::state {
+class redis_client;
+}
+
 namespace toolgate::app {
 
 class controls_wiring {
 public:
     /// Reads the policy and opens the audit log; throws std::invalid_argument or
-    /// std::runtime_error (start-up: one line, status 2) on a mistake in either.
-    explicit controls_wiring(config const& cfg);
+    /// std::runtime_error (start-up: one line, status 2) on a mistake in either. With a state
+    /// store (--state-store) the quotas are counted there, so that replicas share one count
+    /// per client; without, in this process's memory.
+    explicit controls_wiring(
+        config const& cfg, std::shared_ptr<state::redis_client> const& store = nullptr);
 
     /// Hands the controls to `r` when anything is configured (else calls pay nothing), with
     /// the step that lets a call ask for a confirmation; `index` (the served tools, the
@@ -39,11 +46,12 @@ public:
 
 private:
     mcp::operator_policy policy_;
-    mcp::memory_call_counters counters_;
+    std::unique_ptr<common::call_counters> counters_; ///< memory, or the state store
     std::unique_ptr<ops::audit_log> audit_;
     std::unique_ptr<mcp::write_controls> controls_;
     std::unique_ptr<mcp::confirmation_step> confirmation_step_;
     bool active_ = false; ///< anything configured: the router gets the controls
+    bool shared_counts_ = false; ///< the quotas are counted in the state store
     bool narrows_views_ = false; ///< policy tables (now or after SIGHUP) or scope rules
 };
 

@@ -239,7 +239,7 @@ http_server::http_server(
     , auth_(std::move(auth))
     , stack_(cfg, svc)
     , router_(stack_.provider(), stack_.dispatcher(), cfg.limits)
-    , controls_(cfg)
+    , controls_(cfg, svc.store)
     , sessions_(ioc.get_executor(), signer_of(cfg.sessions), cfg.sessions.idle_timeout,
           cfg.sessions.max_age)
     , origins_(cfg.http.allowed_origins)

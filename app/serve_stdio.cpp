@@ -72,7 +72,7 @@ int serve_stdio(config const& cfg, asio::io_context& ioc, service& svc)
     }
     served_protocol stack(cfg, svc);
     mcp::router r(stack.provider(), stack.dispatcher(), cfg.limits);
-    controls_wiring controls(cfg);
+    controls_wiring controls(cfg, svc.store);
     controls.install(r, stack.dispatcher().index());
     r.set_request_states(mcp::make_request_states({}));
     spdlog::info("toolgate {} on stdio: {}; {}", toolgate_version(), svc.summary,
