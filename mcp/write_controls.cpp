@@ -22,7 +22,7 @@ protocol::call_result over_quota(std::string message, std::chrono::milliseconds 
 {
     auto const seconds = std::chrono::ceil<std::chrono::seconds>(wait).count();
     json::object answer;
-    answer["error"] = std::move(message);
+    answer["error"] = message;
     answer["retry_after_seconds"] = std::max<std::int64_t>(seconds, 1);
     auto result = protocol::call_result::error(json::serialize(answer));
     result.structured = json::value(std::move(answer));

@@ -56,7 +56,7 @@ json::value shown_body(
     if (!ec) {
         return parsed;
     }
-    return json::value(std::move(text));
+    return json::value(text);
 }
 
 json::object shown_headers(prepared_request const& prepared, std::span<const std::string> secrets)
@@ -70,7 +70,7 @@ json::object shown_headers(prepared_request const& prepared, std::span<const std
             && masked.find(common::secret_mask) == std::string::npos) {
             masked = common::secret_mask;
         }
-        headers[name] = std::move(masked);
+        headers[name] = masked;
     }
     return headers;
 }
