@@ -35,9 +35,9 @@ ARGS = {"worker_id": "w-1"}
 DIRECT_PATH = "/v1/workers/w-1/authorize"  # what the tool above sends
 TOOLKITS = ["StoreApi", "CoreEngineApi", "SearchApi", "LedgerApi", "DeskApi", "KanbanApi",
             "VectorDbApi", "DeployApi"]
-SECRETS = ["STORE_ACCESS_TOKEN", "ENGINE_API_KEY", "SEARCH_API_KEY", "LEDGER_ACCESS_TOKEN",
-           "DESK_API_KEY", "DESK_SUBDOMAIN", "KANBAN_API_KEY", "KANBAN_TOKEN",
-           "VECTORDB_API_KEY", "VECTORDB_SERVER_URL", "DEPLOY_ACCESS_TOKEN"]
+SECRETS = ["STORE_ACCESS_TOKEN", "ENGINE_API_KEY", "ENGINE_USER_TOKEN", "SEARCH_API_KEY",
+           "LEDGER_ACCESS_TOKEN", "DESK_API_KEY", "DESK_SUBDOMAIN", "KANBAN_API_KEY",
+           "KANBAN_TOKEN", "VECTORDB_API_KEY", "VECTORDB_SERVER_URL", "DEPLOY_ACCESS_TOKEN"]
 SERVER_CPU, LOADGEN_CPU = "1", "0"
 
 

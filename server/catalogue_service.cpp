@@ -1,6 +1,7 @@
 // Wiring of the catalogue, credentials, base-URL overrides and the outbound client.
 #include "server/catalogue_service.hpp"
 
+#include "common/masking.hpp"
 #include "server/credential_hub.hpp"
 #include "toolkits/base_url.hpp"
 #include "toolkits/catalogue.hpp"
@@ -97,6 +98,23 @@ void warn_insecure_secret_urls(config const& cfg, toolkits::credential_source co
                 spdlog::warn("{} is a plain http:// URL of a host that is not loopback: {} calls "
                              "are refused until it uses https:// (or --allow-insecure-upstream)",
                     rule.secret, kit->name);
+            }
+        }
+    }
+}
+
+/// A credential shorter than common::min_masked_length is refused at each call that needs it
+/// (toolkits/auth.cpp, security review 3 item 19): say so at start-up, by variable name only.
+void warn_short_secrets(toolkits::credential_source const& credentials)
+{
+    for (auto const* kit : toolkits::all_toolkits()) {
+        for (auto const& rule : kit->transmission) {
+            auto value = rule.in == "url" ? std::nullopt : credentials.find(rule.secret);
+            if (value && value->size() < common::min_masked_length) {
+                spdlog::warn("{} is shorter than {} characters, too short to be a real "
+                             "credential: {} calls that need it are refused until it is set "
+                             "right",
+                    rule.secret, common::min_masked_length, kit->name);
             }
         }
     }
@@ -225,6 +243,7 @@ service make_catalogue_service(config const& cfg, boost::asio::io_context& ioc)
     auto hub = std::make_shared<credential_hub>(std::move(settings), *client);
     auto credentials = hub->server_secrets();
     warn_insecure_secret_urls(cfg, *credentials);
+    warn_short_secrets(*credentials);
     warn_unrenewable(*hub);
     toolkits::execution_options execution;
     execution.allow_insecure_upstream = cfg.allow_insecure_upstream;

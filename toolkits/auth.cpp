@@ -5,6 +5,7 @@
 
 #include "common/ascii.hpp"
 #include "common/base64.hpp"
+#include "common/masking.hpp"
 #include "toolkits/base_url.hpp"
 #include "toolkits/request_body.hpp"
 
@@ -123,7 +124,28 @@ tool_result<void> fill_url_secret(toolkit_spec const& toolkit, secret_transmissi
         url.replace(pos, key.size(), value);
         pos += value.size();
     }
+    if (rule.name == "host") {
+        // The whole host too: a short label is masked only as a word of its own, and the
+        // host name is what transport errors quote (common/masking.hpp).
+        if (auto filled = urls::parse_absolute_uri(url)) {
+            prepared.redactions.emplace_back(filled->encoded_host());
+        }
+    }
     return {};
+}
+
+/// A credential too short to be real, or to be kept out of results: masking it would eat the
+/// letters of ordinary words (security review 3, item 19), so it is never sent.
+tool_result<void> check_length(
+    toolkit_spec const& toolkit, secret_transmission const& rule, std::string const& value)
+{
+    if (rule.in == "url" || value.size() >= common::min_masked_length) {
+        return {};
+    }
+    return refuse(std::string(toolkit.name) + ": the secret " + std::string(rule.secret)
+        + " is shorter than " + std::to_string(common::min_masked_length)
+        + " characters, too short to be a real credential or to be kept out of results; "
+          "set its real value and call again; nothing was sent");
 }
 
 void add_credential(
@@ -186,6 +208,11 @@ tool_result<void> authenticate(toolkit_spec const& toolkit, tool_spec const& too
         return refuse(std::string(toolkit.name) + "." + std::string(tool.name) + " needs " + names
             + ", which " + (missing.size() == 1 ? "is" : "are") + " not set: "
             + credentials.missing_hint(missing.size() != 1) + " and call again; nothing was sent");
+    }
+    for (auto const& [rule, value] : found) {
+        if (auto usable = check_length(toolkit, *rule, value); !usable) {
+            return usable.error();
+        }
     }
     // URL secrets first: they are the ones that can still be refused (malformed values).
     for (auto& [rule, value] : found) {

@@ -17,8 +17,9 @@ namespace toolgate::toolkits {
 /// removes the placeholder and with it the need for that secret; a header credential is not
 /// added when the caller supplied that header as an argument. Records secret header/query
 /// names, the variables used and the values to redact.
-/// When a needed secret is missing or unusable, returns a tool error naming the toolkit and
-/// the variable (never its value or the host it holds) and leaves nothing to send.
+/// When a needed secret is missing or unusable (a credential shorter than
+/// common::min_masked_length included), returns a tool error naming the toolkit and the
+/// variable (never its value or the host it holds) and leaves nothing to send.
 /// `allow_insecure_http`: accept an `http://` URL in a `base` secret (VECTORDB_SERVER_URL)
 /// whose host is not loopback (--allow-insecure-upstream); refused otherwise, because the
 /// credentials would cross the network in clear.

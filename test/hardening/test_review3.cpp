@@ -1,0 +1,183 @@
+// Regression tests for the third security review (issue 24) that drive the shipped server as
+// a process over stdio or loopback HTTP, against the fake platform and the fake authorization
+// server. Each failed on the code before its fix.
+#include "auth/credentials_support.hpp"
+#include "integration/integration_support.hpp"
+#include "server/token_store.hpp"
+#include "support/fake_auth_server.hpp"
+#include "support/fake_platform.hpp"
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include <chrono>
+#include <sys/file.h>
+
+using namespace toolgate::testing;
+using toolgate::server::token_entry;
+using toolgate::server::token_file;
+using toolgate::test::fake_auth_options;
+using toolgate::test::fake_auth_server;
+using toolgate::test::fake_platform;
+using toolgate::test::fake_response;
+using toolgate::test::recorded_request;
+using namespace std::chrono_literals;
+
+namespace {
+
+json::object call_result(stdio_server& server, int id, std::string const& tool,
+    std::string const& arguments, std::chrono::milliseconds timeout = 10s)
+{
+    server.send(call_request(std::to_string(id), tool, arguments));
+    auto answer = server.response(id, timeout);
+    INFO(json::serialize(answer));
+    REQUIRE(answer.contains("result"));
+    return answer.at("result").as_object();
+}
+
+bool is_error(json::object const& result)
+{
+    auto const* flag = result.if_contains("isError");
+    return flag != nullptr && flag->as_bool();
+}
+
+std::string text_of(json::object const& result)
+{
+    return std::string(result.at("content").as_array()[0].at("text").as_string());
+}
+
+/// toolgate serving one toolkit from `platform`, with `env` as its secrets.
+stdio_server serve(std::string const& toolkit, fake_platform const& platform,
+    std::vector<std::string> env, std::vector<std::string> extra = {})
+{
+    std::vector<std::string> args
+        = { "--toolkits", toolkit, "--base-url", toolkit + "=" + platform.url(""), "--ca-file",
+              fake_platform::ca_file(), "--log-level", "trace" };
+    args.insert(args.end(), extra.begin(), extra.end());
+    spawn_options options;
+    options.env = std::move(env);
+    return stdio_server(args, toolgate_bin, options);
+}
+
+} // namespace
+
+TEST_CASE("third review 6: toolgate_describe_tools suggests names for its first few unknown "
+          "names only",
+    "[hardening][review3]")
+{
+    stdio_server server({ "--tool-mode", "discovery" }, toolgate_bin);
+    server.initialize();
+    // Twenty near misses of real names: each suggestion is a pass over the whole catalogue.
+    std::vector<std::string> const real = { "StoreApi_AbortUploadSession", "StoreApi_GetUserAvatar",
+        "SearchApi_DeleteImport", "LedgerApi_FetchInvoicePayments",
+        "LedgerApi_RetrieveQuoteAttachments", "DeskApi_CreateTicketTimeEntry",
+        "DeskApi_GetChangeRequestNotes", "DeskApi_RetrieveAgentGroupById",
+        "DeskApi_ViewSolutionCategory", "KanbanApi_DismissKanbanMessage",
+        "KanbanApi_GetKanbanCardPluginData", "KanbanApi_ListWorkspaceActions",
+        "KanbanApi_UpdateKanbanMember", "VectorDbApi_FetchShardingState",
+        "DeployApi_CreateAccessGroup", "DeployApi_GetDomainAuthCode",
+        "DeployApi_QueryArtifactsInfo", "DeployApi_UpdateResource",
+        "StoreApi_GetEnterpriseRetentionPolicies", "LedgerApi_RetrieveAccountAttachment" };
+    json::array names;
+    for (auto const& name : real) {
+        names.emplace_back(name + "x");
+    }
+    json::object arguments;
+    arguments["names"] = names;
+    auto result = call_result(server, 1, "toolgate_describe_tools", json::serialize(arguments));
+    REQUIRE_FALSE(is_error(result));
+    auto const answer = json::parse(text_of(result)).as_object();
+    auto const& unknown = answer.at("unknown").as_array();
+    REQUIRE(unknown.size() == 20);
+    std::size_t suggested = 0;
+    for (auto const& miss : unknown) {
+        suggested += miss.as_object().contains("did_you_mean") ? 1 : 0;
+    }
+    CHECK(suggested == 3);
+    // The first ones still get their real name, and the answer says why the rest get none.
+    CHECK(unknown[0].at("did_you_mean").as_array()[0] == "StoreApi_AbortUploadSession");
+    CHECK_THAT(std::string(answer.at("note").as_string()),
+        Catch::Contains("first 3") && Catch::Contains("toolgate_search_tools"));
+}
+
+TEST_CASE("third review 19: a one-character credential is refused, by name, before anything "
+          "is sent",
+    "[hardening][review3]")
+{
+    fake_platform platform;
+    auto server = serve("KanbanApi", platform, { "KANBAN_API_KEY=kanban-key-1", "KANBAN_TOKEN=t" });
+    CHECK(server.process().wait_stderr("KANBAN_TOKEN is shorter than 8 characters"));
+    server.initialize();
+    auto result = call_result(server, 1, "KanbanApi_GetActionList", R"({"action_id":"a1"})");
+    CHECK(is_error(result));
+    CHECK_THAT(text_of(result),
+        Catch::Contains("KANBAN_TOKEN") && Catch::Contains("shorter than 8 characters")
+            && Catch::Contains("nothing was sent"));
+    CHECK(platform.request_count() == 0);
+}
+
+TEST_CASE("third review 20: CoreEngineApi's project tools send the server's ENGINE_USER_TOKEN, "
+          "and no model is asked for a JWT",
+    "[hardening][review3]")
+{
+    std::string const user_token = "zqEngineUser-S3CR3T-42";
+    fake_platform platform;
+    auto server = serve("CoreEngineApi", platform,
+        { "ENGINE_API_KEY=zqEngineKey-S3CR3T-1", "ENGINE_USER_TOKEN=" + user_token });
+    server.initialize();
+    server.send(R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})");
+    auto const listing = server.response(2);
+    for (auto const& tool : listing.at("result").at("tools").as_array()) {
+        auto const& name = tool.at("name").as_string();
+        if (name == "CoreEngineApi_ListAccessibleProjects"
+            || name == "CoreEngineApi_GetProjectDetails") {
+            INFO(name);
+            auto const& schema = tool.at("inputSchema").as_object();
+            auto const required = schema.contains("required")
+                ? json::serialize(schema.at("required"))
+                : std::string();
+            CHECK(required.find("token") == std::string::npos);
+        }
+    }
+    auto result = call_result(server, 3, "CoreEngineApi_ListAccessibleProjects", "{}");
+    INFO(text_of(result));
+    CHECK_FALSE(is_error(result));
+    REQUIRE(platform.request_count() == 1);
+    CHECK(platform.requests()[0].header("Authorization") == "Bearer " + user_token);
+    CHECK(json::serialize(result).find(user_token) == std::string::npos);
+    server.process().close_stdin();
+    CHECK(server.process().wait_exit() == 0);
+    CHECK(server.process().stderr_text().find(user_token) == std::string::npos);
+
+    // Without it, the call says which secret is missing and sends nothing.
+    fake_platform empty;
+    auto without = serve("CoreEngineApi", empty, { "ENGINE_API_KEY=zqEngineKey-S3CR3T-1" });
+    without.initialize();
+    auto refused
+        = call_result(without, 4, "CoreEngineApi_GetProjectDetails", R"({"project_id":"p1"})");
+    CHECK(is_error(refused));
+    CHECK_THAT(text_of(refused), Catch::Contains("ENGINE_USER_TOKEN"));
+    CHECK(empty.request_count() == 0);
+}
+
+TEST_CASE("third review 21: canned responses and their folders are changed and deleted at "
+          "their plural paths",
+    "[hardening][review3]")
+{
+    fake_platform platform;
+    auto server = serve("DeskApi", platform, { "DESK_API_KEY=zqDeskKey-S3CR3T-1" });
+    server.initialize();
+    CHECK_FALSE(is_error(call_result(
+        server, 1, "DeskApi_DeleteCannedResponseFolder", R"({"canned_response_folder_id":7})")));
+    CHECK_FALSE(is_error(call_result(server, 2, "DeskApi_UpdateCannedResponseFolder",
+        R"({"canned_response_folder_id":8,"folder_name":"FAQ"})")));
+    CHECK_FALSE(is_error(
+        call_result(server, 3, "DeskApi_DeleteCannedResponse", R"({"canned_response_id":9})")));
+    auto const requests = platform.requests();
+    REQUIRE(requests.size() == 3);
+    CHECK(requests[0].method == "DELETE");
+    CHECK(requests[0].path() == "/canned_response_folders/7");
+    CHECK(requests[1].method == "PUT");
+    CHECK(requests[1].path() == "/canned_response_folders/8");
+    CHECK(requests[2].path() == "/canned_responses/9");
+}
