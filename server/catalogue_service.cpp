@@ -240,6 +240,9 @@ service make_catalogue_service(config const& cfg, boost::asio::io_context& ioc)
     settings.shared = cfg.shared_credentials;
     settings.per_request = cfg.per_request_credentials;
     settings.allow_insecure = cfg.allow_insecure_upstream;
+    // Half the call's time at most: the call still needs the other half for the platform.
+    settings.lock_wait = std::min<std::chrono::milliseconds>(std::chrono::seconds(10),
+        std::chrono::duration_cast<std::chrono::milliseconds>(cfg.call_timeout) / 2);
     auto hub = std::make_shared<credential_hub>(std::move(settings), *client);
     auto credentials = hub->server_secrets();
     warn_insecure_secret_urls(cfg, *credentials);

@@ -144,7 +144,8 @@ credential_hub::credential_hub(
     auto secrets = server_secrets_;
     tokens_ = std::make_shared<token_refresher>(
         client, token_file(std::move(path)), [secrets] { return secrets; },
-        now ? std::move(now) : oauth_client::clock(system_now), settings_.allow_insecure);
+        now ? std::move(now) : oauth_client::clock(system_now), settings_.allow_insecure,
+        settings_.lock_wait);
 }
 
 std::shared_ptr<credential_hub::snapshot const> credential_hub::current() const

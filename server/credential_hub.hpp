@@ -13,6 +13,7 @@
 #include "toolkits/token_source.hpp"
 #include "transport/outbound.hpp"
 
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -27,6 +28,8 @@ struct credential_settings {
     bool shared = false; ///< --shared-credentials
     bool per_request = false; ///< --per-request-credentials
     bool allow_insecure = false; ///< --allow-insecure-upstream (OAuth endpoint overrides)
+    /// How long a renewal waits for another process's renewal lock (below --call-timeout).
+    std::chrono::milliseconds lock_wait { std::chrono::seconds(10) };
 };
 
 /// The header prefix of per-request secrets (lower case, as transport/ delivers names).

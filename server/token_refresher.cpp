@@ -32,6 +32,8 @@ using toolkits::token_answer;
 struct token_refresher::flight {
     std::mutex mutex;
     bool done = false;
+    /// Set when a 401 to a token not yet expired started it: the refused token.
+    std::string forced_by;
     token_answer answer;
     /// Each waiting coroutine's executor and completion handler.
     std::vector<std::pair<asio::any_io_executor, asio::any_completion_handler<void()>>> waiters;
@@ -46,6 +48,16 @@ struct token_refresher::state {
     std::map<std::string, oauth_client, std::less<>> clients;
     std::optional<std::timespec> seen_modified;
     std::int64_t last_check = 0;
+    /// Per toolkit, the token the last renewal forced by a 401 gave, and the pause before
+    /// another forced renewal may replace it (security review 3, item 11).
+    struct forced_renewal {
+        std::string token;
+        std::int64_t pause = 0;
+        std::int64_t not_before = 0;
+    };
+    std::map<std::string, forced_renewal, std::less<>> forced;
+    /// Per toolkit, since when another process has held the renewal lock.
+    std::map<std::string, std::int64_t, std::less<>> lock_busy_since;
     /// File reads and writes happen here, off the threads that serve requests.
     asio::thread_pool files { 1 };
 };
@@ -160,11 +172,13 @@ template <class Handler> void join_flight::operator()(Handler&& handler) const
 }
 
 token_refresher::token_refresher(transport::outbound_client& client, token_file file,
-    secrets_provider client_secrets, oauth_client::clock now, bool allow_insecure)
+    secrets_provider client_secrets, oauth_client::clock now, bool allow_insecure,
+    std::chrono::milliseconds lock_wait)
     : client_(client)
     , file_(std::move(file))
     , client_secrets_(std::move(client_secrets))
     , now_(std::move(now))
+    , lock_wait_(lock_wait)
     , state_(std::make_unique<state>())
 {
     for (auto const& provider : toolkits::oauth_providers()) {
@@ -250,6 +264,39 @@ asio::awaitable<bool> token_refresher::reload_if_changed()
     co_return true;
 }
 
+token_refresher::step token_refresher::next_step(
+    std::string const& toolkit, std::string const& refused)
+{
+    step out;
+    std::lock_guard lock(state_->mutex);
+    auto const it = state_->entries.find(toolkit);
+    auto const refused_it = state_->refused.find(toolkit);
+    out.signed_in = it != state_->entries.end() && !it->second.access_token.empty();
+    if (refused_it != state_->refused.end()) {
+        out.refusal = refused_it->second;
+        return out;
+    }
+    if (!out.signed_in) {
+        return out;
+    }
+    auto const& e = it->second;
+    bool const fresh = e.expires_at == 0 || now_() < e.expires_at - renew_margin(e);
+    bool const forced = fresh && e.access_token == refused;
+    if ((fresh && !forced) || (forced && !may_force(toolkit, refused))) {
+        // A forced renewal that did not help waits its pause: the call gets the platform's
+        // own 401 meanwhile, not one renewal each.
+        out.answer = e.access_token;
+    } else if (auto running = state_->flights.find(toolkit); running != state_->flights.end()) {
+        out.f = running->second;
+    } else {
+        out.f = std::make_shared<flight>();
+        out.f->forced_by = forced ? refused : std::string();
+        state_->flights.emplace(toolkit, out.f);
+        out.start = true;
+    }
+    return out;
+}
+
 asio::awaitable<token_answer> token_refresher::access_token(
     std::string toolkit, std::string refused)
 {
@@ -258,63 +305,37 @@ asio::awaitable<token_answer> token_refresher::access_token(
     }
     bool reread = false;
     for (;;) {
-        std::shared_ptr<flight> f;
-        bool start = false;
-        std::string answer;
-        std::string refusal;
-        bool signed_in = false;
-        {
-            std::lock_guard lock(state_->mutex);
-            auto const it = state_->entries.find(toolkit);
-            auto const refused_it = state_->refused.find(toolkit);
-            signed_in = it != state_->entries.end() && !it->second.access_token.empty();
-            if (refused_it != state_->refused.end()) {
-                refusal = refused_it->second;
-            } else if (signed_in) {
-                auto const& e = it->second;
-                bool const fresh = e.expires_at == 0 || now_() < e.expires_at - renew_margin(e);
-                if (fresh && e.access_token != refused) {
-                    answer = e.access_token;
-                } else if (auto running = state_->flights.find(toolkit);
-                           running != state_->flights.end()) {
-                    f = running->second;
-                } else {
-                    f = std::make_shared<flight>();
-                    state_->flights.emplace(toolkit, f);
-                    start = true;
-                }
-            }
+        auto next = next_step(toolkit, refused);
+        if (!next.answer.empty()) {
+            co_return token_answer { token_answer::kind::token, std::move(next.answer) };
         }
-        if (!answer.empty()) {
-            co_return token_answer { token_answer::kind::token, std::move(answer) };
-        }
-        if (!signed_in || !refusal.empty()) {
+        if (!next.signed_in || !next.refusal.empty()) {
             if (!reread) {
                 reread = true;
                 if (co_await reload_if_changed()) {
                     continue;
                 }
             }
-            if (!refusal.empty()) {
-                co_return failed(std::move(refusal));
+            if (!next.refusal.empty()) {
+                co_return failed(std::move(next.refusal));
             }
             co_return token_answer {};
         }
-        if (start) {
+        if (next.start) {
             // The renewal runs as its own coroutine, so a caller that is cancelled meanwhile
             // does not cancel it for the others waiting.
             auto self = shared_from_this();
             auto const executor = co_await asio::this_coro::executor;
-            asio::co_spawn(
-                executor, self->renew(toolkit, f), [self, toolkit](std::exception_ptr const& e) {
+            asio::co_spawn(executor, self->renew(toolkit, next.f),
+                [self, toolkit](std::exception_ptr const& e) {
                     transport::log_root_failure("token renewal for " + toolkit, e);
                 });
         }
-        join_flight join { f };
+        join_flight join { next.f };
         co_await asio::async_initiate<decltype(asio::use_awaitable), void()>(
             join, asio::use_awaitable);
-        std::lock_guard lock(f->mutex);
-        co_return f->answer;
+        std::lock_guard lock(next.f->mutex);
+        co_return next.f->answer;
     }
 }
 
@@ -328,6 +349,9 @@ asio::awaitable<void> token_refresher::renew(std::string toolkit, std::shared_pt
             entry = state_->entries[toolkit];
         }
         answer = co_await renewal(toolkit, std::move(entry));
+        if (!f->forced_by.empty() && answer.state == token_answer::kind::token) {
+            remember_forced(toolkit, f->forced_by, answer.text);
+        }
     } catch (std::exception const& e) {
         answer = failed(toolkit
             + ": the access token could not be renewed (internal error); "
@@ -335,6 +359,44 @@ asio::awaitable<void> token_refresher::renew(std::string toolkit, std::shared_pt
         spdlog::error("token renewal for {}: {}", toolkit, e.what());
     }
     publish(toolkit, f, std::move(answer));
+}
+
+bool token_refresher::may_force(std::string const& toolkit, std::string const& refused) const
+{
+    // Called with state_->mutex held.
+    auto const it = state_->forced.find(toolkit);
+    return it == state_->forced.end() || it->second.token != refused
+        || now_() >= it->second.not_before;
+}
+
+void token_refresher::remember_forced(
+    std::string const& toolkit, std::string const& refused, std::string const& token)
+{
+    std::lock_guard lock(state_->mutex);
+    auto& f = state_->forced[toolkit];
+    // The refused token came from the previous forced renewal: that one did not help.
+    bool const again = !f.token.empty() && f.token == refused;
+    f.pause = again ? std::clamp(f.pause * 2, first_pause, longest_pause) : first_pause;
+    f.token = token;
+    f.not_before = now_() + f.pause;
+    if (again) {
+        spdlog::warn("{}: the platform refused the access token the last renewal gave (401); "
+                     "the next renewal after a 401 waits {} s",
+            toolkit, f.pause);
+    }
+}
+
+token_answer token_refresher::lock_busy(std::string const& toolkit, token_entry const& entry)
+{
+    spdlog::warn(
+        "{}: another process holds the token store's renewal lock; not renewing now", toolkit);
+    if (entry.expires_at == 0 || now_() < entry.expires_at) {
+        return token_answer { token_answer::kind::token, entry.access_token };
+    }
+    return failed(fmt::format("{}: the access token has expired, and another toolgate process "
+                              "is renewing it now (it holds the token store's renewal lock); "
+                              "call again shortly; nothing was sent",
+        toolkit));
 }
 
 void token_refresher::publish(
@@ -376,9 +438,12 @@ asio::awaitable<token_answer> token_refresher::renewal(std::string toolkit, toke
     // have renewed already, or be renewing now: wait for its renewal lock, then reread the
     // store under it. Spending a refresh token another process has spent would earn
     // invalid_grant (the storage platform's are single-use; the accounting platform's rotate).
+    // The wait is short (lock_wait_), so a held lock never keeps calls past --call-timeout
+    // (security review 3, item 13); a lock held for longer than stuck_lock_after over
+    // several calls is taken to belong to a stuck process.
     lock_attempt attempt;
     asio::steady_timer pause(co_await asio::this_coro::executor);
-    auto const give_up = std::chrono::steady_clock::now() + std::chrono::seconds(70);
+    auto const give_up = std::chrono::steady_clock::now() + lock_wait_;
     for (;;) {
         attempt = co_await asio::co_spawn(
             state_->files, try_lock_and_read(file_, toolkit), asio::use_awaitable);
@@ -388,13 +453,26 @@ asio::awaitable<token_answer> token_refresher::renewal(std::string toolkit, toke
         pause.expires_after(std::chrono::milliseconds(50));
         co_await pause.async_wait(asio::as_tuple(asio::use_awaitable));
     }
+    std::int64_t busy_for = 0;
+    {
+        std::lock_guard lock(state_->mutex);
+        if (attempt.busy()) {
+            auto const since = state_->lock_busy_since.try_emplace(toolkit, now_()).first->second;
+            busy_for = now_() - since;
+        } else {
+            state_->lock_busy_since.erase(toolkit);
+        }
+    }
+    if (attempt.busy() && busy_for < stuck_lock_after) {
+        co_return lock_busy(toolkit, entry);
+    }
     if (!attempt.on_disk) {
         spdlog::warn("{}: the token store could not be reread before renewing: {}", toolkit,
             attempt.on_disk.error().message);
     } else if (!attempt.held) {
-        spdlog::warn("{}: another process has held the token store's renewal lock for 70 s; "
+        spdlog::warn("{}: another process has held the token store's renewal lock for {} s; "
                      "renewing anyway",
-            toolkit);
+            toolkit, busy_for);
     } else if (auto it = attempt.on_disk->find(toolkit); it != attempt.on_disk->end()
                && it->second != entry && !it->second.access_token.empty()) {
         auto const& theirs = it->second;

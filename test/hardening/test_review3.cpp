@@ -59,6 +59,49 @@ stdio_server serve(std::string const& toolkit, fake_platform const& platform,
     return stdio_server(args, toolgate_bin, options);
 }
 
+std::int64_t unix_now()
+{
+    return std::chrono::duration_cast<std::chrono::seconds>(
+        std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+/// A StoreApi sign-in at `auth` expiring in `lifetime` seconds, and the settings that make
+/// toolgate use it (its calls go to `api`).
+struct store_sign_in {
+    store_sign_in(fake_auth_server& auth, std::int64_t lifetime)
+    {
+        auto [access, refresh] = auth.seed_tokens();
+        token_entry e;
+        e.grant = "authorization_code";
+        e.access_token = access;
+        e.refresh_token = refresh;
+        e.obtained_at = unix_now();
+        e.expires_at = e.obtained_at + lifetime;
+        token_file(dir.file("tokens.json")).update("StoreApi", e);
+        write_file(dir.file("secrets.env"),
+            fmt::format("STORE_CLIENT_ID={}\nSTORE_CLIENT_SECRET={}\n",
+                fake_auth_options().client_id, fake_auth_options().client_secret));
+        token_url = auth.url("/token");
+    }
+
+    stdio_server serve(fake_platform const& api, std::vector<std::string> extra = {}) const
+    {
+        std::vector<std::string> args = { "--toolkits", "StoreApi", "--token-store",
+            dir.file("tokens.json"), "--secrets-file", dir.file("secrets.env"), "--ca-file",
+            fake_platform::ca_file(), "--base-url", "StoreApi=" + api.url("") };
+        args.insert(args.end(), extra.begin(), extra.end());
+        spawn_options env;
+        env.env = { "TOOLGATE_OAUTH_TOKEN_URL_STOREAPI=" + token_url, "STORE_ACCESS_TOKEN=" };
+        return stdio_server(args, toolgate_bin, env);
+    }
+
+    temp_dir dir;
+    std::string token_url;
+};
+
+std::string const invite_arguments = R"({"invite_id":"i1"})";
+
 } // namespace
 
 TEST_CASE("third review 6: toolgate_describe_tools suggests names for its first few unknown "
@@ -180,4 +223,56 @@ TEST_CASE("third review 21: canned responses and their folders are changed and d
     CHECK(requests[1].method == "PUT");
     CHECK(requests[1].path() == "/canned_response_folders/8");
     CHECK(requests[2].path() == "/canned_responses/9");
+}
+
+TEST_CASE("third review 11: a platform that answers 401 forever does not cost a renewal per call",
+    "[hardening][review3]")
+{
+    fake_auth_server auth;
+    store_sign_in sign_in(auth, 3600);
+    fake_platform api; // refuses every token, as a platform that revoked the app would
+    api.set_handler([](recorded_request const&) {
+        fake_response r;
+        r.status = 401;
+        r.body = R"({"error":"invalid_token"})";
+        return r;
+    });
+    auto server = sign_in.serve(api);
+    server.initialize();
+    for (int id = 1; id <= 5; ++id) {
+        auto result = call_result(server, id, "StoreApi_CheckUserInviteStatus", invite_arguments);
+        CHECK(is_error(result));
+        CHECK_THAT(text_of(result), Catch::Contains("401"));
+    }
+    // The first 401 earned one renewal and a retry; the next calls wait out the pause.
+    CHECK(auth.token_requests("refresh_token") == 1);
+    CHECK(api.request_count() == 6);
+}
+
+TEST_CASE("third review 13: a renewal lock another process holds does not keep a call past "
+          "--call-timeout",
+    "[hardening][review3]")
+{
+    fake_auth_server auth;
+    store_sign_in sign_in(auth, -10); // expired: the call must renew first
+    fake_platform api;
+    // Another toolgate (here: this test) holds the toolkit's renewal lock.
+    auto held = token_file(sign_in.dir.file("tokens.json")).try_renewal_lock("StoreApi");
+    REQUIRE(held);
+    auto server = sign_in.serve(api, { "--call-timeout", "2" });
+    server.initialize();
+    // Before the fix the renewal waited up to 70 s for the lock.
+    server.send(call_request("1", "StoreApi_CheckUserInviteStatus", invite_arguments));
+    auto answer = server.response(1, 4s);
+    auto const& result = answer.at("result").as_object();
+    CHECK(is_error(result));
+    CHECK_THAT(text_of(result),
+        Catch::Contains("another toolgate process") && Catch::Contains("call again"));
+    CHECK(auth.token_requests("refresh_token") == 0);
+    CHECK(api.request_count() == 0);
+    // Once the lock is free, the next call renews and goes through.
+    held.reset();
+    CHECK_FALSE(
+        is_error(call_result(server, 2, "StoreApi_CheckUserInviteStatus", invite_arguments)));
+    CHECK(auth.token_requests("refresh_token") == 1);
 }
