@@ -1,9 +1,28 @@
 // The credential sources: the process environment, a fixed map, layers and an overlay.
 #include "toolkits/credentials.hpp"
 
+#include "toolkits/catalogue.hpp"
+
 #include <cstdlib>
 
 namespace toolgate::toolkits {
+namespace {
+
+/// The secrets of the toolkit that uses `variable` (the catalogue's `auth.secrets`): the
+/// variables that come from one layer together. Empty when no toolkit names it.
+std::span<const std::string_view> toolkit_secrets_with(std::string_view variable)
+{
+    for (auto const* kit : all_toolkits()) {
+        for (auto s : kit->secrets) {
+            if (s == variable) {
+                return kit->secrets;
+            }
+        }
+    }
+    return {};
+}
+
+} // namespace
 
 std::string credential_source::missing_hint(bool plural) const
 {
@@ -32,10 +51,20 @@ std::optional<std::string> fixed_credentials::find(std::string_view variable) co
 
 std::optional<std::string> layered_credentials::find(std::string_view variable) const
 {
+    auto const siblings = toolkit_secrets_with(variable);
     for (auto const& layer : layers_) {
-        if (layer) {
-            if (auto value = layer->find(variable)) {
-                return value;
+        if (!layer) {
+            continue;
+        }
+        if (auto value = layer->find(variable)) {
+            return value;
+        }
+        // The first layer holding any of the toolkit's secrets supplies all of them: what it
+        // lacks stays missing. Taken from a layer below, a client's VECTORDB_SERVER_URL would
+        // receive the server's VECTORDB_API_KEY (security review 3, item 1).
+        for (auto sibling : siblings) {
+            if (sibling != variable && layer->find(sibling)) {
+                return std::nullopt;
             }
         }
     }

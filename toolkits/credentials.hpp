@@ -53,8 +53,11 @@ private:
     map values_;
 };
 
-/// Several sources asked in order; the first that has a variable wins. Holds its layers
-/// (shared, immutable) so a call's source outlives whatever reloads them meanwhile.
+/// Several sources asked in order; the first that has a variable wins, except that a
+/// toolkit's secrets never mix: the first layer holding any of a toolkit's variables (the
+/// catalogue's `auth.secrets`) answers for all of them, so one call never pairs one
+/// principal's host or key with another's credential. Holds its layers (shared, immutable)
+/// so a call's source outlives whatever reloads them meanwhile.
 class layered_credentials final : public credential_source {
 public:
     explicit layered_credentials(

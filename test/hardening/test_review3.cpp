@@ -102,6 +102,29 @@ struct store_sign_in {
 
 std::string const invite_arguments = R"({"invite_id":"i1"})";
 
+/// A stateless (2026-07-28) tools/call over HTTP as the client holding `client_token`.
+http_response call_over_http(std::uint16_t port, std::string const& client_token,
+    std::string const& tool, std::string const& arguments, header_pairs extra = {})
+{
+    auto headers = modern_headers("tools/call", tool);
+    headers.emplace_back("Authorization", "Bearer " + client_token);
+    headers.insert(headers.end(), extra.begin(), extra.end());
+    return mcp_post(port, call_request("1", tool, arguments, modern_meta()), {}, headers);
+}
+
+/// The tool result's text of an HTTP answer (the call must have been answered, not refused).
+std::string result_text(http_response const& response)
+{
+    auto const msg = rpc_body(response);
+    INFO(response.body);
+    REQUIRE(msg.as_object().contains("result"));
+    return std::string(msg.at("result").at("content").as_array()[0].at("text").as_string());
+}
+
+std::string const alice = "zqClientAlice-S3CR3T-0123456789";
+std::string const bob = "zqClientBob-S3CR3T-0123456789ab";
+std::string const carol = "zqClientCarol-S3CR3T-0123456789";
+
 } // namespace
 
 TEST_CASE("third review 6: toolgate_describe_tools suggests names for its first few unknown "
@@ -275,4 +298,61 @@ TEST_CASE("third review 13: a renewal lock another process holds does not keep a
     CHECK_FALSE(
         is_error(call_result(server, 2, "StoreApi_CheckUserInviteStatus", invite_arguments)));
     CHECK(auth.token_requests("refresh_token") == 1);
+}
+
+TEST_CASE("third review 1: a toolkit's secrets come from one source, never mixed across "
+          "principals",
+    "[hardening][review3]")
+{
+    fake_platform server_platform; // where the server's own credentials belong
+    fake_platform attacker; // a host a client names
+    temp_dir dir;
+    write_file(
+        dir.file("clients.tokens"), "alice " + alice + "\nbob " + bob + "\ncarol " + carol + "\n");
+    // alice's section names only a URL; bob's only one of Kanban's two secrets.
+    write_file(dir.file("clients.ini"),
+        "[static:alice]\nVECTORDB_SERVER_URL=" + attacker.url("") + "\n\n[static:bob]\n"
+            + "KANBAN_API_KEY=zqBobKanbanKey-S3CR3T\n");
+    spawn_options env;
+    env.env = { "VECTORDB_API_KEY=zqServerVectorKey-S3CR3T",
+        "VECTORDB_SERVER_URL=" + server_platform.url(""), "KANBAN_API_KEY=zqServerKanbanKey-S3CR3T",
+        "KANBAN_TOKEN=zqServerKanbanToken-S3CR3T", "DESK_API_KEY=zqServerDeskKey-S3CR3T",
+        "DESK_SUBDOMAIN=zqserverdesk" };
+    http_server_process server(toolgate_bin,
+        { "--toolkits", "VectorDbApi,KanbanApi,DeskApi", "--auth-token-file",
+            dir.file("clients.tokens"), "--credentials-file", dir.file("clients.ini"),
+            "--per-request-credentials", "--shared-credentials", "--ca-file",
+            fake_platform::ca_file(), "--base-url", "KanbanApi=" + server_platform.url(""),
+            "--base-url", "DeskApi=" + server_platform.url(""), "--token-store",
+            dir.file("tokens.json") },
+        env);
+    auto const port = server.port();
+    std::string const schema_tool = "VectorDbApi_GetAuthenticatedUserInfo";
+
+    // carol names a host in a header; alice's section names one: neither gets the server's key.
+    auto const by_header = result_text(call_over_http(port, carol, schema_tool, "{}",
+        { { "Toolgate-Secret-VECTORDB_SERVER_URL", attacker.url("") } }));
+    CHECK_THAT(by_header, Catch::Contains("VECTORDB_API_KEY") && Catch::Contains("not set"));
+    auto const by_section = result_text(call_over_http(port, alice, schema_tool, "{}"));
+    CHECK_THAT(by_section, Catch::Contains("VECTORDB_API_KEY") && Catch::Contains("not set"));
+    CHECK(attacker.request_count() == 0);
+
+    // bob's own Kanban key is not paired with the server's token.
+    auto const kanban = result_text(
+        call_over_http(port, bob, "KanbanApi_GetActionList", R"({"action_id":"a1"})"));
+    CHECK_THAT(kanban, Catch::Contains("KANBAN_TOKEN") && Catch::Contains("not set"));
+    // A desk subdomain of carol's is not paired with the server's desk key.
+    auto const desk = result_text(call_over_http(port, carol, "DeskApi_GetCannedResponseFolders",
+        "{}", { { "Toolgate-Secret-DESK_SUBDOMAIN", "zqcarolsdesk" } }));
+    CHECK_THAT(desk, Catch::Contains("DESK_API_KEY") && Catch::Contains("not set"));
+    CHECK(server_platform.request_count() == 0);
+
+    // A client without any of a toolkit's secrets still uses the server's (--shared-credentials).
+    auto const shared = result_text(call_over_http(port, carol, schema_tool, "{}"));
+    CHECK_FALSE(shared.find("not set") != std::string::npos);
+    REQUIRE(server_platform.request_count() == 1);
+    CHECK(
+        server_platform.requests()[0].header("Authorization") == "Bearer zqServerVectorKey-S3CR3T");
+    auto const& log = server.process().stderr_text();
+    CHECK(log.find("S3CR3T") == std::string::npos);
 }

@@ -265,6 +265,27 @@ TEST_CASE("layers answer in order and an overlay sets one variable", "[toolkits]
     CHECK(overlay.find("A") == "1");
 }
 
+TEST_CASE("third review 1: the first layer with any of a toolkit's secrets supplies all of them",
+    "[toolkits][credentials]")
+{
+    auto client = std::make_shared<fixed_credentials const>(
+        fixed_credentials::map { { "VECTORDB_SERVER_URL", "https://client.example.test" },
+            { "KANBAN_API_KEY", "client-kanban-key" } });
+    auto server = std::make_shared<fixed_credentials const>(
+        fixed_credentials::map { { "VECTORDB_SERVER_URL", "https://server.example.test" },
+            { "VECTORDB_API_KEY", "server-vector-key" }, { "KANBAN_API_KEY", "server-kanban-key" },
+            { "KANBAN_TOKEN", "server-kanban-token" }, { "DEPLOY_ACCESS_TOKEN", "server-deploy" },
+            { "UNRELATED", "server-value" } });
+    layered_credentials layers({ client, server });
+    CHECK(layers.find("VECTORDB_SERVER_URL") == "https://client.example.test");
+    CHECK_FALSE(layers.find("VECTORDB_API_KEY").has_value()); // never the server's
+    CHECK(layers.find("KANBAN_API_KEY") == "client-kanban-key");
+    CHECK_FALSE(layers.find("KANBAN_TOKEN").has_value());
+    // Toolkits the client supplies nothing for, and variables of no toolkit, fall through.
+    CHECK(layers.find("DEPLOY_ACCESS_TOKEN") == "server-deploy");
+    CHECK(layers.find("UNRELATED") == "server-value");
+}
+
 TEST_CASE("CoreEngineApi's user-JWT arguments are optional: the server's ENGINE_USER_TOKEN goes "
           "(third review 20)",
     "[toolkits][credentials]")
