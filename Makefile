@@ -4,7 +4,7 @@ BUILD ?= build
 ARGS ?=
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build run test test-unit clean format format-check tidy
+.PHONY: all deps configure build run test test-unit clean format format-check check-links lint tidy
 
 all: build
 
@@ -44,6 +44,16 @@ format:
 format-check:
 	@bash tools/format.sh check
 
+# Every relative link and anchor in the markdown files, and every .md path a file mentions,
+# resolves inside the repository (docs/testing.md). Needs only Python 3.
+check-links:
+	@python3 tools/check-links
+
+# Structure checks (CI runs them with format-check): the include graph's layer order, and
+# the documents' links.
+lint: check-links
+	@python3 tools/check-layers
+
 # Static checks (.clang-tidy, clang-tidy 14) over the production sources; CI runs it.
 tidy: build
 	@bash tools/tidy.sh $(BUILD)
@@ -69,7 +79,7 @@ bench-profile: build
 bench-selection:
 	python3 bench/selection/run.py --show-misses 10
 
-# Hardening (docs-draft/HARDENING.md). Each builds in its own directory at -j2.
+# Hardening (docs/hardening.md). Each builds in its own directory at -j2.
 # `make test-asan`: ASan+UBSan build (build-asan) running the unit and integration tests.
 # `make test-tsan`: TSan build (build-tsan) running the multi-threaded HTTP tests.
 # `make fuzz FUZZ_SECONDS=60`: libFuzzer targets (clang, build-fuzz), each run that long.

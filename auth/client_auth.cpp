@@ -475,7 +475,7 @@ std::optional<client_auth::answer> client_auth::metadata(
     doc["authorization_servers"] = std::move(servers);
     json::array scopes;
     for (auto const& s : settings->required_scopes) {
-        if (s != "offline_access") { // MCP-2026-07-28 §11: leave it out
+        if (s != "offline_access") { // §11 (docs/protocol-rules.md): leave it out
             scopes.emplace_back(s);
         }
     }

@@ -25,7 +25,7 @@ inline constexpr std::string_view meta_client_info = "io.modelcontextprotocol/cl
 inline constexpr std::string_view meta_log_level = "io.modelcontextprotocol/logLevel";
 inline constexpr std::string_view meta_server_info = "io.modelcontextprotocol/serverInfo";
 inline constexpr std::string_view progress_token = "progressToken";
-/// W3C trace context in `_meta` (MCP-2026-07-28 §4; read in every revision).
+/// W3C trace context in `_meta` (docs/protocol-rules.md §4; read in every revision).
 inline constexpr std::string_view meta_traceparent = "traceparent";
 inline constexpr std::string_view meta_tracestate = "tracestate";
 

@@ -1,5 +1,5 @@
 // What `toolgate --list-toolkits` and `toolgate --list-tools [--toolkit X] [--json]` print.
-// Pure functions returning text; server/ wires the flags and writes the result to stdout.
+// Pure functions returning text; app/ wires the flags and writes the result to stdout.
 #pragma once
 
 #include "toolkits/selection.hpp"

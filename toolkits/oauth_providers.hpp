@@ -1,6 +1,7 @@
 // The OAuth toolkits' authorization servers: where a user signs in, where tokens come from,
 // how the client authenticates there, and which grants the platform offers. Facts from the
-// platforms' public OAuth 2.0 documents; every URL can be overridden (server/oauth_endpoints).
+// platforms' public OAuth 2.0 documents; every URL can be overridden (credentials/oauth_client.hpp,
+// endpoints_for).
 #pragma once
 
 #include <span>

@@ -1,5 +1,6 @@
 """Facts the importer adds on top of the reference: limits, formats and enums the specification
-states, annotations, secrets, and the repairs of the bindings (issue 4, section 6; DECISIONS).
+states, annotations, secrets, and the repairs of the bindings (issue 4, section 6;
+docs/decisions.md).
 
 Each entry names the specification line it comes from, so that a reviewer can check it.
 """
@@ -12,7 +13,7 @@ SCHEMA_DROP = {"description", "example", "examples", "title", "nullable", "discr
 
 # (toolkit, tool or "*", parameter) -> constraints. Spec documents 1-3, "Endpoints" and "Limits".
 LIMITS = {
-    # Doc 1, conventions 4 and Limits: offsets at most 10000 (StoreApi, per DECISIONS).
+    # Doc 1, conventions 4 and Limits: offsets at most 10000 (StoreApi only: docs/decisions.md).
     ("StoreApi", "*", "*offset*"): {"minimum": 0, "maximum": 10000},
     ("CoreEngineApi", "CheckAuthStatus", "timeout_in_seconds"): {"minimum": 0, "maximum": 59},
     ("CoreEngineApi", "FetchToolsPage", "number_of_items"): {"minimum": 1, "maximum": 100},
@@ -101,7 +102,7 @@ LIMITS = {
     ("DeployApi", "DownloadCacheArtifact", "interactive_shell_client"): {"minimum": 0, "maximum": 1},
 }
 
-# POST operations that only read (DECISIONS "Annotations": search, query, preview).
+# POST operations that only read (docs/decisions.md, "Annotations": search, query, preview).
 READ_ONLY_POSTS = {
     "FindSimilarLinks", "GenerateAnswerSummary", "GetContentDetails", "PerformSearch",
     "PreviewSearchQueryAnalysis", "CheckDomainAvailabilityBulk", "QueryArtifactsInfo",
@@ -374,11 +375,13 @@ def apply_desk_doc_correction(tool, fix, log):
 
 
 def repair_tool(toolkit, tool, ref_tool, clean_schema, log):
-    """Repairs of the bindings (issue 4 section 6, DECISIONS); each is listed in the README."""
+    """Repairs of the bindings (issue 4 section 6, docs/decisions.md); each is listed in
+    toolkits/README.md."""
     name = tool["name"]
     full = f"{toolkit}.{name}"
     if full == "KanbanApi.UpdateKanbanCardCustomFields":
-        # DECISIONS: the new parameter is required (the card cannot be addressed without it).
+        # docs/decisions.md: the new parameter is required (the card cannot be addressed
+        # without it).
         tool["params"].append(_param("card_id", "string", "path", "idCard", required=True,
                                      rwe=True))
         log.append(f"{full}: new required parameter card_id binds {{idCard}}")
@@ -469,7 +472,7 @@ def check_against_spec(cat, spec_tools):
             sys.exit(f"{cat['toolkit']}: the specification's {s['name'] or s['operation_id']} "
                      f"is missing")
         if s["name"] == "GetRolesForUser":
-            continue  # DECISIONS: the one documented exception
+            continue  # docs/decisions.md: the one documented exception
         params = {p["name"]: p for p in tool["params"]}
         for sp in s["params"]:
             p = params.get(sp["name"])

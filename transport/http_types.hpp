@@ -1,4 +1,4 @@
-// The HTTP seam between transport/ (Beast) and whoever serves requests (server/): a plain
+// The HTTP seam between transport/ (Beast) and whoever serves requests (mcp/, ops/): a plain
 // request value and a responder that can answer once or stream (SSE).
 #pragma once
 

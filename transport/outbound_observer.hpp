@@ -1,5 +1,5 @@
 // What the outbound client reports while it works, for metrics: a small interface, so that
-// transport/ records events without knowing who counts them (server/ counts and renders).
+// transport/ records events without knowing who counts them (ops/ counts and renders).
 #pragma once
 
 #include "transport/outbound.hpp"

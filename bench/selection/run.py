@@ -31,10 +31,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 DEFAULT_REQUESTS = os.path.join(HERE, "requests.json")
 # The tuning set: the ranker's constants and synonym table are judged on it, never on
-# requests.json, which stays held out (README "Two request sets").
+# requests.json, which stays held out (bench/selection/README.md, "Two request sets").
 DEV_REQUESTS = os.path.join(HERE, "dev-requests.json")
-# One request for every tool (README "The coverage set"): it finds tools whose texts lack the
-# words users say. The descriptions were revised against it, so its figures are not results.
+# One request for every tool (bench/selection/README.md, "The coverage set"): it finds tools
+# whose texts lack the words users say. The descriptions were revised against it, so its
+# figures are not results.
 COVERAGE_REQUESTS = os.path.join(HERE, "coverage-requests.json")
 MIN_PER_TOOLKIT = 30
 MIN_PER_TOOLKIT_DEV = 20

@@ -1,7 +1,7 @@
 // Static tokens, the per-request decision, challenges and metadata, and the session binding
 // to the authenticated principal.
 #include "auth/client_auth.hpp"
-#include "server/session_registry.hpp"
+#include "mcp/session_registry.hpp"
 #include "token_forge.hpp"
 
 #include <boost/asio/io_context.hpp>
@@ -11,7 +11,7 @@
 
 #include <cstdlib>
 
-using namespace toolgate::server;
+using namespace toolgate::mcp;
 using namespace toolgate::auth;
 using namespace toolgate::testing;
 using verdict = auth_decision::verdict;

@@ -5,9 +5,9 @@
 // 2025-06-18 session, so session paths are reachable. Any response must be well-formed HTTP,
 // and a JSON body must parse.
 #include "fuzz_target.hpp"
-#include "server/http_endpoint.hpp"
-#include "server/router.hpp"
-#include "server/session_registry.hpp"
+#include "mcp/http_endpoint.hpp"
+#include "mcp/router.hpp"
+#include "mcp/session_registry.hpp"
 #include "transport/http_listener.hpp"
 
 #include <boost/asio/io_context.hpp>
@@ -29,7 +29,7 @@ namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 namespace json = boost::json;
-namespace server = toolgate::server;
+namespace mcp = toolgate::mcp;
 namespace protocol = toolgate::protocol;
 namespace transport = toolgate::transport;
 
@@ -76,11 +76,11 @@ struct server_under_test {
     protocol::tool_pages pages { tools.tools(), protocol::tool_naming::wire, 1, identity };
     protocol::tool_index index { tools.tools() };
     protocol::dispatcher dispatcher { identity, pages, index };
-    server::router router { tools, dispatcher, { 16, 8, 32 } };
-    server::session_registry sessions { ioc.get_executor(), transport::session_signer("fuzz-key"),
+    mcp::router router { tools, dispatcher, { 16, 8, 32 } };
+    mcp::session_registry sessions { ioc.get_executor(), transport::session_signer("fuzz-key"),
         std::chrono::seconds(3600), std::chrono::seconds(3600) };
-    server::mcp_http_endpoint endpoint { router, sessions, transport::origin_policy(),
-        server::endpoint_options { "/mcp", true, nullptr } };
+    mcp::mcp_http_endpoint endpoint { router, sessions, transport::origin_policy(),
+        mcp::endpoint_options { "/mcp", true, nullptr } };
     transport::http_listener listener { ioc, "127.0.0.1", 0, endpoint, limits() };
     std::string session_id;
     std::thread thread;

@@ -1,9 +1,9 @@
 // Regression tests for the third security review (issue 24) that drive the shipped server as
 // a process over stdio or loopback HTTP, against the fake platform and the fake authorization
 // server. Each failed on the code before its fix.
-#include "auth/credentials_support.hpp"
+#include "credentials/credentials_support.hpp"
+#include "credentials/token_store.hpp"
 #include "integration/integration_support.hpp"
-#include "server/token_store.hpp"
 #include "support/fake_auth_server.hpp"
 #include "support/fake_platform.hpp"
 
@@ -14,8 +14,8 @@
 #include <sys/file.h>
 
 using namespace toolgate::testing;
-using toolgate::server::token_entry;
-using toolgate::server::token_file;
+using toolgate::credentials::token_entry;
+using toolgate::credentials::token_file;
 using toolgate::test::fake_auth_options;
 using toolgate::test::fake_auth_server;
 using toolgate::test::fake_platform;

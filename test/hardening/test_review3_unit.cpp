@@ -1,9 +1,9 @@
 // Regression tests for the third security review (issue 24) on server pieces in-process: what
 // a token endpoint may answer (the answer comes over loopback HTTPS from the fake platform)
 // and how far the token store trusts its files. Each failed on the code before its fix.
-#include "auth/credentials_support.hpp"
-#include "server/oauth_client.hpp"
-#include "server/token_store.hpp"
+#include "credentials/credentials_support.hpp"
+#include "credentials/oauth_client.hpp"
+#include "credentials/token_store.hpp"
 #include "support/fake_platform.hpp"
 #include "toolkits/oauth_providers.hpp"
 #include "transport/https_client.hpp"
@@ -16,7 +16,7 @@
 #include <optional>
 #include <unistd.h>
 
-using namespace toolgate::server;
+using namespace toolgate::credentials;
 using namespace toolgate::testing;
 using toolgate::test::fake_platform;
 using toolgate::test::fake_response;

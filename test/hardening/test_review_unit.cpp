@@ -2,12 +2,12 @@
 // ended session ids are forgotten after their maximum age (8), the age applies on the issuing
 // replica (12), a batch's answer is bounded and shares its listing pages (2), and suggestions
 // for over-long names cost nothing (3).
+#include "mcp/router.hpp"
+#include "mcp/session_registry.hpp"
 #include "protocol/dispatcher.hpp"
 #include "protocol/suggest.hpp"
 #include "protocol/tool_index.hpp"
 #include "protocol/tool_pages.hpp"
-#include "server/router.hpp"
-#include "server/session_registry.hpp"
 #include "test_tools.hpp"
 
 #include <boost/asio/co_spawn.hpp>
@@ -26,7 +26,7 @@ namespace {
 
 /// A router over the test tools, as serve_http builds one.
 struct router_fixture {
-    explicit router_fixture(server::router_limits limits = {})
+    explicit router_fixture(mcp::router_limits limits = {})
         : tools(testing::make_test_tools())
         , pages(tools->tools(), protocol::tool_naming::wire, 0, {})
         , index(tools->tools())
@@ -38,7 +38,7 @@ struct router_fixture {
     protocol::tool_pages pages;
     protocol::tool_index index;
     protocol::dispatcher dispatcher;
-    server::router r;
+    mcp::router r;
     boost::asio::io_context ioc;
 };
 
@@ -47,21 +47,21 @@ public:
     void send(std::string) override { }
 };
 
-std::shared_ptr<server::conversation> initialized(
+std::shared_ptr<mcp::conversation> initialized(
     boost::asio::io_context& ioc, std::string const& version)
 {
-    auto conv = std::make_shared<server::conversation>(ioc.get_executor());
+    auto conv = std::make_shared<mcp::conversation>(ioc.get_executor());
     conv->adopt(version);
     return conv;
 }
 
-server::router::batch_outcome run_batch(
-    router_fixture& f, std::shared_ptr<server::conversation> conv, std::string const& text)
+mcp::router::batch_outcome run_batch(
+    router_fixture& f, std::shared_ptr<mcp::conversation> conv, std::string const& text)
 {
-    std::optional<server::router::batch_outcome> out;
+    std::optional<mcp::router::batch_outcome> out;
     boost::asio::co_spawn(f.ioc,
         f.r.run_batch(std::move(conv), json::parse(text).as_array(), std::make_shared<null_sink>()),
-        [&](std::exception_ptr e, server::router::batch_outcome o) {
+        [&](std::exception_ptr e, mcp::router::batch_outcome o) {
             REQUIRE_FALSE(e);
             out = std::move(o);
         });
@@ -77,8 +77,7 @@ TEST_CASE("review 8: ended session ids are forgotten once their maximum age has 
     "[hardening][review]")
 {
     router_fixture f;
-    server::session_registry sessions(
-        f.ioc.get_executor(), transport::session_signer("k"), 3600s, 1s);
+    mcp::session_registry sessions(f.ioc.get_executor(), transport::session_signer("k"), 3600s, 1s);
     auto const id = sessions.open(sessions.make_conversation(), "2025-11-25");
     REQUIRE(sessions.end(id, f.r));
     CHECK(sessions.ended_count() == 1);
@@ -95,8 +94,7 @@ TEST_CASE("review 12: a session past its maximum age is gone on the issuing repl
     "[hardening][review]")
 {
     router_fixture f;
-    server::session_registry sessions(
-        f.ioc.get_executor(), transport::session_signer("k"), 3600s, 1s);
+    mcp::session_registry sessions(f.ioc.get_executor(), transport::session_signer("k"), 3600s, 1s);
     auto const id = sessions.open(sessions.make_conversation(), "2025-11-25");
     CHECK(sessions.find(id));
     std::this_thread::sleep_for(1100ms);
@@ -108,7 +106,7 @@ TEST_CASE("review 12: a session past its maximum age is gone on the issuing repl
 TEST_CASE("review 2: a batch's answer shares its listing pages and stays under its bound",
     "[hardening][review]")
 {
-    server::router_limits limits;
+    mcp::router_limits limits;
     limits.max_batch_answer_bytes = 4096;
     router_fixture f(limits);
     auto conv = initialized(f.ioc, "2025-03-26");

@@ -83,7 +83,7 @@ TEST_CASE("http: a client that disconnects mid-call does not break the server (C
         CHECK(mcp_post(server.port(), list_request, fresh).status == 200);
         // toolgate keeps no answers for replay (no resumability), so an answer whose
         // connection is gone can never be delivered: the call is cancelled as a stateless one
-        // is (security review 10; README "Streamable HTTP behaviour"), and its id comes free.
+        // is (security review 10; docs/clients.md, the HTTP endpoint), and its id comes free.
         bool freed = false;
         for (int i = 0; i < 100 && !freed; ++i) {
             auto reuse = mcp_post(server.port(), call_request(id, "Test_Echo"), session);

@@ -1,11 +1,11 @@
 // Operations pieces in-process: the metrics registry and exposition text, toolgate's metric
 // families, trace context parsing, JSON log lines, and the config file's precedence.
+#include "app/config.hpp"
+#include "app/config_file.hpp"
+#include "ops/logging.hpp"
+#include "ops/metrics.hpp"
+#include "ops/metrics_registry.hpp"
 #include "protocol/trace_context.hpp"
-#include "server/config.hpp"
-#include "server/config_file.hpp"
-#include "server/logging.hpp"
-#include "server/metrics.hpp"
-#include "server/metrics_registry.hpp"
 
 #include <boost/json/parse.hpp>
 #include <catch2/catch.hpp>
@@ -58,7 +58,7 @@ std::vector<protocol::tool_descriptor> two_toolkits()
 TEST_CASE("histogram buckets are cumulative and inclusive of their upper bound", "[ops][metrics]")
 {
     static constexpr double bounds[] = { 0.01, 0.1, 1 };
-    server::metrics::histogram h(bounds);
+    ops::metrics::histogram h(bounds);
     h.observe(10ms); // exactly on the first bound: le="0.01"
     h.observe(50ms); // le="0.1"
     h.observe(2s); // +Inf only
@@ -70,14 +70,14 @@ TEST_CASE("histogram buckets are cumulative and inclusive of their upper bound",
 
 TEST_CASE("exposition escapes label values and groups a histogram's samples", "[ops][metrics]")
 {
-    server::metrics::exposition out;
-    out.family("x_total", server::metrics::exposition::kind::counter, "help text");
+    ops::metrics::exposition out;
+    out.family("x_total", ops::metrics::exposition::kind::counter, "help text");
     out.sample("x_total", { { "a", "quote\" back\\slash\nnewline" } }, 3.0);
     static constexpr double bounds[] = { 0.5 };
-    server::metrics::histogram h(bounds);
+    ops::metrics::histogram h(bounds);
     h.observe(100ms);
-    out.family("y_seconds", server::metrics::exposition::kind::histogram, "durations");
-    std::array<server::metrics::label, 1> labels { server::metrics::label { "k", "v" } };
+    out.family("y_seconds", ops::metrics::exposition::kind::histogram, "durations");
+    std::array<ops::metrics::label, 1> labels { ops::metrics::label { "k", "v" } };
     out.histogram_samples("y_seconds", labels, h);
     auto const& text = out.text();
     CHECK(has_line(text, "# TYPE x_total counter"));
@@ -92,15 +92,15 @@ TEST_CASE("server metrics count calls by toolkit, tool and outcome, and only cat
     "[ops][metrics]")
 {
     auto const tools = two_toolkits();
-    server::server_metrics m(tools, "9.9.9");
-    m.record_call(&tools[0], server::call_outcome::ok, 3ms);
-    m.record_call(&tools[0], server::call_outcome::ok, 3ms);
-    m.record_call(&tools[2], server::call_outcome::cancelled, 2s);
+    ops::server_metrics m(tools, "9.9.9");
+    m.record_call(&tools[0], ops::call_outcome::ok, 3ms);
+    m.record_call(&tools[0], ops::call_outcome::ok, 3ms);
+    m.record_call(&tools[2], ops::call_outcome::cancelled, 2s);
     m.record_refused_call(&tools[1]);
-    m.record_call(&tools[3], server::call_outcome::ok, 1ms);
+    m.record_call(&tools[3], ops::call_outcome::ok, 1ms);
     protocol::tool_descriptor stranger;
     stranger.dotted_name = "StoreApi.DeleteFolder"; // same name, not one of `tools`
-    m.record_call(&stranger, server::call_outcome::ok, 1ms);
+    m.record_call(&stranger, ops::call_outcome::ok, 1ms);
     auto const text = m.render();
     CHECK(has_line(text, R"(toolgate_build_info{version="9.9.9"} 1)"));
     CHECK(has_line(text,
@@ -125,7 +125,7 @@ TEST_CASE("server metrics count upstream responses by class, failures by reason,
     "[ops][metrics]")
 {
     auto const tools = two_toolkits();
-    server::server_metrics m(tools, "1");
+    ops::server_metrics m(tools, "1");
     auto& o = m.upstream_observer();
     o.on_response("StoreApi", 200);
     o.on_response("StoreApi", 204);
@@ -206,15 +206,15 @@ TEST_CASE("JSON logs: one object a line with time, level, message and the event'
     auto logger = std::make_shared<spdlog::logger>("ops-test", sink);
     spdlog::set_default_logger(logger);
     spdlog::set_level(spdlog::level::info);
-    server::set_log_format("json");
-    server::log_event(spdlog::level::info, "tools/call",
+    ops::set_log_format("json");
+    ops::log_event(spdlog::level::info, "tools/call",
         { { "tool", std::string_view("Store.\"Quoted\"\n") }, { "ms", std::int64_t(12) },
             { "ok", true }, { "empty", std::string_view() }, { "none", std::monostate {} },
             { "bytes", std::string_view("bad \xff utf8") } });
     spdlog::info("plain {}", "message");
-    server::log_event(spdlog::level::debug, "not shown", {});
-    server::set_log_format("text");
-    server::log_event(spdlog::level::info, "tools/call",
+    ops::log_event(spdlog::level::debug, "not shown", {});
+    ops::set_log_format("text");
+    ops::log_event(spdlog::level::info, "tools/call",
         { { "tool", std::string_view("X.Y") }, { "ms", std::int64_t(3) } });
 
     std::istringstream lines(captured.str());
@@ -239,15 +239,15 @@ TEST_CASE("JSON logs: one object a line with time, level, message and the event'
 
 TEST_CASE("request ids are unique, and log tags are stable and hide their input", "[ops][logging]")
 {
-    auto const a = server::new_request_id();
-    auto const b = server::new_request_id();
+    auto const a = ops::new_request_id();
+    auto const b = ops::new_request_id();
     CHECK(a.view().size() == 16);
     CHECK(a.view() != b.view());
     CHECK(a.view().find_first_not_of("0123456789abcdef") == std::string_view::npos);
-    CHECK(server::log_tag("jwt:alice") == server::log_tag("jwt:alice"));
-    CHECK(server::log_tag("jwt:alice").size() == 12);
-    CHECK(server::log_tag("jwt:alice") != server::log_tag("jwt:bob"));
-    CHECK(server::log_tag("").empty());
+    CHECK(ops::log_tag("jwt:alice") == ops::log_tag("jwt:alice"));
+    CHECK(ops::log_tag("jwt:alice").size() == 12);
+    CHECK(ops::log_tag("jwt:alice") != ops::log_tag("jwt:bob"));
+    CHECK(ops::log_tag("").empty());
 }
 
 namespace {
@@ -265,7 +265,7 @@ struct temp_file {
     std::filesystem::path path;
 };
 
-std::optional<server::config> parse(std::vector<std::string> args, int& exit_code)
+std::optional<app::config> parse(std::vector<std::string> args, int& exit_code)
 {
     args.insert(args.begin(), "toolgate");
     std::vector<char*> argv;
@@ -273,7 +273,7 @@ std::optional<server::config> parse(std::vector<std::string> args, int& exit_cod
         argv.push_back(a.data());
     }
     argv.push_back(nullptr);
-    return server::parse_config(static_cast<int>(args.size()), argv.data(), exit_code, "test");
+    return app::parse_config(static_cast<int>(args.size()), argv.data(), exit_code, "test");
 }
 
 } // namespace
@@ -350,20 +350,20 @@ TEST_CASE("config file: unknown keys, tables and refused values name the file, l
 
 TEST_CASE("secret options are recognised by name, paths to secrets are not", "[ops][config]")
 {
-    CHECK(server::is_secret_option("session-key"));
-    CHECK(server::is_secret_option("client-secret"));
-    CHECK(server::is_secret_option("api-token"));
-    CHECK_FALSE(server::is_secret_option("auth-token-file"));
-    CHECK_FALSE(server::is_secret_option("oauth-authorization-server"));
-    CHECK_FALSE(server::is_secret_option("max-sessions-per-principal"));
-    CHECK_FALSE(server::is_secret_option("keyboard"));
+    CHECK(app::is_secret_option("session-key"));
+    CHECK(app::is_secret_option("client-secret"));
+    CHECK(app::is_secret_option("api-token"));
+    CHECK_FALSE(app::is_secret_option("auth-token-file"));
+    CHECK_FALSE(app::is_secret_option("oauth-authorization-server"));
+    CHECK_FALSE(app::is_secret_option("max-sessions-per-principal"));
+    CHECK_FALSE(app::is_secret_option("keyboard"));
 }
 
 TEST_CASE("config: --threads defaults to the cores the process may run on", "[ops]")
 {
     cpu_set_t saved;
     REQUIRE(::sched_getaffinity(0, sizeof saved, &saved) == 0);
-    auto const all = toolgate::server::default_threads();
+    auto const all = toolgate::app::default_threads();
     CHECK(all == std::min(64u, unsigned(CPU_COUNT(&saved))));
     cpu_set_t one;
     CPU_ZERO(&one);
@@ -374,10 +374,10 @@ TEST_CASE("config: --threads defaults to the cores the process may run on", "[op
         }
     }
     REQUIRE(::sched_setaffinity(0, sizeof one, &one) == 0);
-    auto const pinned = toolgate::server::default_threads();
+    auto const pinned = toolgate::app::default_threads();
     ::sched_setaffinity(0, sizeof saved, &saved);
     CHECK(pinned == 1);
-    toolgate::server::config defaults;
+    toolgate::app::config defaults;
     CHECK(defaults.threads == all);
 }
 

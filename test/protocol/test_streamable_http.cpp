@@ -1,5 +1,5 @@
 // The Streamable HTTP POST rules from strings: headers and bodies in, verdicts out. These are
-// the rules the endpoint adapter applies (server/http_endpoint.cpp); the process tests in
+// the rules the endpoint adapter applies (mcp/http_endpoint.cpp); the process tests in
 // test/integration check that the adapter wires them up.
 #include "protocol/streamable_http.hpp"
 

@@ -1,12 +1,12 @@
 // toolgate's test twin: the same server, serving the test-only tools instead of the catalogue.
-#include "server/app.hpp"
+#include "app/app.hpp"
 #include "test_tools.hpp"
 
 namespace {
 
-toolgate::server::service make_service(toolgate::server::config const&, boost::asio::io_context&)
+toolgate::app::service make_service(toolgate::app::config const&, boost::asio::io_context&)
 {
-    toolgate::server::service svc;
+    toolgate::app::service svc;
     svc.provider = toolgate::testing::make_test_tools();
     svc.summary = "test tools";
     return svc;
@@ -16,5 +16,5 @@ toolgate::server::service make_service(toolgate::server::config const&, boost::a
 
 int main(int argc, char** argv)
 {
-    return toolgate::server::run_main(argc, argv, make_service);
+    return toolgate::app::run_main(argc, argv, make_service);
 }

@@ -635,8 +635,8 @@ void place(json::object& body, std::string_view wire, json::value const& value)
     (*node)[wire] = value;
 }
 
-/// How each toolkit's platform expects its credential (reference README, issue 4): checked
-/// against this table, not against the catalogue's `transmission` data.
+/// How each toolkit's platform expects its credential (issue 4): checked against this table,
+/// not against the catalogue's `transmission` data.
 void add_credentials(toolkit_spec const& toolkit, tool_spec const& tool,
     std::map<std::string, std::string>& headers, string_pairs& query)
 {

@@ -1,0 +1,80 @@
+// main() body shared by toolgate and its test twin.
+#include "app/app.hpp"
+
+#include "app/served_protocol.hpp"
+#include "credentials/auth_cli.hpp"
+#include "ops/logging.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <exception>
+
+namespace toolgate::app {
+
+namespace {
+
+credentials::auth_cli_settings auth_cli_settings_of(config const& cfg)
+{
+    credentials::auth_cli_settings settings;
+    settings.command = cfg.auth;
+    settings.credentials.secrets_file = cfg.secrets_file;
+    settings.credentials.token_store = cfg.token_store;
+    settings.credentials.allow_insecure = cfg.allow_insecure_upstream;
+    settings.https.connect_timeout = cfg.connect_timeout;
+    settings.https.deadline = cfg.call_timeout;
+    settings.https.ca_file = cfg.ca_file;
+    return settings;
+}
+
+} // namespace
+
+std::string const& toolgate_version()
+{
+    static std::string const version = TOOLGATE_VERSION;
+    return version;
+}
+
+int run_main(int argc, char** argv, service_factory const& make_service)
+{
+    ops::init_logging();
+    int exit_code = 0;
+    auto cfg = parse_config(argc, argv, exit_code, toolgate_version());
+    if (!cfg) {
+        return exit_code;
+    }
+    ops::set_log_level(cfg->log_level);
+    ops::set_log_format(cfg->log_format);
+    if (!cfg->auth.action.empty()) {
+        return credentials::run_auth_command(auth_cli_settings_of(*cfg));
+    }
+    try {
+        // Stdio runs on one thread; HTTP adds workers in serve_http.
+        boost::asio::io_context ioc(cfg->transport == "stdio" ? 1 : int(cfg->threads));
+        auto svc = make_service(*cfg, ioc);
+        if (!svc.provider) {
+            return 0; // the factory handled a one-shot command (--list-*)
+        }
+        if (cfg->list_tools) {
+            // `--list-tools --json --tool-mode discovery`: what tools/list answers in that mode.
+            served_protocol stack(*cfg, svc);
+            auto page = stack.views()
+                            .default_view()
+                            ->pages->page("", protocol::list_variant::legacy)
+                            .value();
+            std::fwrite(page.data(), 1, page.size(), stdout);
+            std::fputc('\n', stdout);
+            return 0;
+        }
+        if (cfg->transport == "http") {
+            return serve_http(*cfg, ioc, svc);
+        }
+        return serve_stdio(*cfg, ioc, svc);
+    } catch (std::exception const& e) {
+        // Start-up configuration problems: one clear line, status 2.
+        print_error(std::string("toolgate: ") + e.what());
+        return 2;
+    }
+}
+
+} // namespace toolgate::app

@@ -1,0 +1,267 @@
+// Wiring of the catalogue, credentials, base-URL overrides and the outbound client.
+#include "app/catalogue_service.hpp"
+
+#include "common/masking.hpp"
+#include "credentials/credential_hub.hpp"
+#include "discovery/discovery.hpp"
+#include "toolkits/base_url.hpp"
+#include "toolkits/catalogue.hpp"
+#include "toolkits/catalogue_provider.hpp"
+#include "toolkits/credentials.hpp"
+#include "toolkits/http_executor.hpp"
+#include "toolkits/listing.hpp"
+#include "toolkits/oauth_providers.hpp"
+#include "toolkits/selection.hpp"
+#include "transport/https_client.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <set>
+#include <stdexcept>
+
+namespace toolgate::app {
+namespace {
+
+void print(std::string const& text)
+{
+    // One-shot commands, not the protocol: stdout is the user's terminal or pipe here.
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+}
+
+toolkits::base_url_overrides read_overrides(config const& cfg)
+{
+    std::vector<std::string_view> names;
+    for (auto const* kit : toolkits::all_toolkits()) {
+        names.push_back(kit->name);
+    }
+    toolkits::base_url_overrides overrides;
+    for (auto const* kit : toolkits::all_toolkits()) {
+        auto const variable = toolkits::base_url_variable(kit->name);
+        if (char const* value = std::getenv(variable.c_str()); value && *value) {
+            auto parsed = toolkits::make_base_url_override(kit->name, value);
+            if (!parsed) {
+                throw std::invalid_argument(
+                    fmt::format("{}: {}", variable, parsed.error().message));
+            }
+            overrides.set(std::move(*parsed));
+        }
+    }
+    for (auto const& flag : cfg.base_urls) {
+        auto parsed = toolkits::parse_base_url_override(flag, names);
+        if (!parsed) {
+            throw std::invalid_argument(fmt::format("--base-url: {}", parsed.error().message));
+        }
+        overrides.set(std::move(*parsed));
+    }
+    // Security review 15: a platform reached over plain http off this machine sees the
+    // credentials in clear; that takes an explicit flag.
+    for (auto const* kit : toolkits::all_toolkits()) {
+        auto const url = overrides.find(kit->name);
+        if (!url || !toolkits::is_insecure_remote_url(*url)) {
+            continue;
+        }
+        if (!cfg.allow_insecure_upstream) {
+            throw std::invalid_argument(fmt::format(
+                "base URL override for {}: plain http:// to a host that is not loopback sends "
+                "its credentials unencrypted; use https://, or pass --allow-insecure-upstream",
+                kit->name));
+        }
+        spdlog::warn("{} calls go over plain http:// (--allow-insecure-upstream): credentials "
+                     "travel unencrypted",
+            kit->name);
+    }
+    return overrides;
+}
+
+/// VECTORDB_SERVER_URL (a secret URL) over plain http off loopback: its calls are refused
+/// unless --allow-insecure-upstream; say so at start-up, naming the variable only.
+void warn_insecure_secret_urls(config const& cfg, toolkits::credential_source const& credentials)
+{
+    for (auto const* kit : toolkits::all_toolkits()) {
+        for (auto const& rule : kit->transmission) {
+            if (rule.in != "url" || rule.name != "base") {
+                continue;
+            }
+            auto value = credentials.find(rule.secret);
+            if (!value || !toolkits::is_insecure_remote_url(*value)) {
+                continue;
+            }
+            if (cfg.allow_insecure_upstream) {
+                spdlog::warn("{} is a plain http:// URL (--allow-insecure-upstream): {} "
+                             "credentials travel unencrypted",
+                    rule.secret, kit->name);
+            } else {
+                spdlog::warn("{} is a plain http:// URL of a host that is not loopback: {} calls "
+                             "are refused until it uses https:// (or --allow-insecure-upstream)",
+                    rule.secret, kit->name);
+            }
+        }
+    }
+}
+
+/// A credential shorter than common::min_masked_length is refused at each call that needs it
+/// (toolkits/auth.cpp, security review 3 item 19): say so at start-up, by variable name only.
+void warn_short_secrets(toolkits::credential_source const& credentials)
+{
+    for (auto const* kit : toolkits::all_toolkits()) {
+        for (auto const& rule : kit->transmission) {
+            auto value = rule.in == "url" ? std::nullopt : credentials.find(rule.secret);
+            if (value && value->size() < common::min_masked_length) {
+                spdlog::warn("{} is shorter than {} characters, too short to be a real "
+                             "credential: {} calls that need it are refused until it is set "
+                             "right",
+                    rule.secret, common::min_masked_length, kit->name);
+            }
+        }
+    }
+}
+
+/// A sign-in that cannot be renewed (its client id is not set) works until its access token
+/// expires: say so at start rather than at the first failing call.
+void warn_unrenewable(credentials::credential_hub const& hub)
+{
+    auto const secrets = hub.server_secrets();
+    for (auto const& [toolkit, entry] : hub.tokens()->snapshot()) {
+        auto const* provider = toolkits::find_oauth_provider(toolkit);
+        if (provider != nullptr && !secrets->find(provider->client_id_variable)) {
+            spdlog::warn("{} is signed in, but {} is not set: its access token cannot be renewed "
+                         "when it expires (set it in the environment or the secrets file)",
+                toolkit, provider->client_id_variable);
+        }
+    }
+}
+
+/// "N toolkits, M tools; secrets found: A, B; not set: C" (names only, never values). An
+/// OAuth access token the token store holds counts as found ("(signed in)").
+std::string summarise(toolkits::catalogue_provider const& provider,
+    toolkits::credential_source const& credentials, credentials::token_entries const& signed_in)
+{
+    std::set<std::string_view> kits;
+    std::set<std::string_view> wanted;
+    for (auto const& tool : provider.tools()) {
+        auto ref = provider.spec_of(tool);
+        if (!ref) {
+            continue;
+        }
+        kits.insert(ref->toolkit->name);
+        for (auto s : ref->toolkit->secrets) {
+            wanted.insert(s);
+        }
+        for (auto s : ref->tool->secrets) {
+            wanted.insert(s);
+        }
+    }
+    std::vector<std::string_view> found;
+    std::vector<std::string_view> missing;
+    std::vector<std::string> from_store;
+    for (auto s : wanted) {
+        if (credentials.find(s)) {
+            found.push_back(s);
+            continue;
+        }
+        bool stored = false;
+        for (auto const& p : toolkits::oauth_providers()) {
+            stored = stored || (p.access_variable == s && signed_in.contains(p.toolkit));
+        }
+        if (stored) {
+            from_store.push_back(std::string(s) + " (signed in)");
+        } else {
+            missing.push_back(s);
+        }
+    }
+    for (auto const& s : from_store) {
+        found.push_back(s);
+    }
+    return fmt::format("{} toolkits, {} tools; secrets found: {}; not set: {}", kits.size(),
+        provider.tools().size(), found.empty() ? "none" : fmt::format("{}", fmt::join(found, ", ")),
+        missing.empty() ? "none" : fmt::format("{}", fmt::join(missing, ", ")));
+}
+
+/// For the instructions: each served toolkit's secrets, by name ("StoreApi needs
+/// STORE_ACCESS_TOKEN; ...").
+std::string credentials_note(toolkits::catalogue_provider const& provider)
+{
+    std::set<std::string_view> kits;
+    for (auto const& tool : provider.tools()) {
+        if (auto ref = provider.spec_of(tool)) {
+            kits.insert(ref->toolkit->name);
+        }
+    }
+    std::string out = "Credentials are set where toolgate runs, never passed as arguments:";
+    bool first = true;
+    for (auto name : kits) {
+        auto const* kit = toolkits::find_toolkit(name);
+        if (kit == nullptr || kit->secrets.empty()) {
+            continue;
+        }
+        out += fmt::format("{} {} needs {}", first ? "" : ";", name, fmt::join(kit->secrets, ", "));
+        first = false;
+    }
+    out += ". A call whose secret is missing says which one.";
+    return out;
+}
+
+} // namespace
+
+service make_catalogue_service(config const& cfg, boost::asio::io_context& ioc)
+{
+    auto const sel = toolkits::make_selection(cfg.toolkits, cfg.tools);
+    if (cfg.list_toolkits) {
+        print(cfg.list_json ? toolkits::list_toolkits_json() : toolkits::list_toolkits_text());
+        return {};
+    }
+    if (cfg.list_tools && cfg.tool_mode == "discovery" && cfg.list_json) {
+        // Falls through: the listing a discovery-mode client gets is printed by run_main once
+        // the protocol objects exist.
+    } else if (cfg.list_tools) {
+        std::vector<std::string> only;
+        if (!cfg.list_toolkit.empty()) {
+            only.push_back(cfg.list_toolkit);
+        }
+        auto const listed = only.empty() ? sel : toolkits::make_selection(only, cfg.tools);
+        print(
+            cfg.list_json ? toolkits::list_tools_json(listed) : toolkits::list_tools_text(listed));
+        return {};
+    }
+    transport::https_options options;
+    options.connect_timeout = cfg.connect_timeout;
+    options.deadline = cfg.call_timeout;
+    options.max_response_bytes = cfg.max_response_bytes;
+    options.ca_file = cfg.ca_file;
+    auto client = std::make_shared<transport::https_client>(ioc, options);
+    credentials::credential_settings settings;
+    settings.secrets_file = cfg.secrets_file;
+    settings.credentials_file = cfg.credentials_file;
+    settings.token_store = cfg.token_store;
+    settings.shared = cfg.shared_credentials;
+    settings.per_request = cfg.per_request_credentials;
+    settings.allow_insecure = cfg.allow_insecure_upstream;
+    // Half the call's time at most: the call still needs the other half for the platform.
+    settings.lock_wait = std::min<std::chrono::milliseconds>(std::chrono::seconds(10),
+        std::chrono::duration_cast<std::chrono::milliseconds>(cfg.call_timeout) / 2);
+    auto hub = std::make_shared<credentials::credential_hub>(std::move(settings), *client);
+    auto credentials = hub->server_secrets();
+    warn_insecure_secret_urls(cfg, *credentials);
+    warn_short_secrets(*credentials);
+    warn_unrenewable(*hub);
+    toolkits::execution_options execution;
+    execution.allow_insecure_upstream = cfg.allow_insecure_upstream;
+    auto executor = std::make_shared<toolkits::http_executor>(*client, *credentials,
+        read_overrides(cfg), toolkits::shaping_options {}, execution, hub->tokens());
+    auto provider = std::make_unique<toolkits::catalogue_provider>(sel, *executor);
+    service svc;
+    svc.summary = summarise(*provider, *credentials, hub->tokens()->snapshot());
+    svc.search_texts = discovery::search_entries(*provider);
+    svc.credentials_note = credentials_note(*provider);
+    svc.provider = std::move(provider);
+    svc.upstream = client.get();
+    svc.credentials = hub;
+    svc.owned = { client, hub, executor }; // the hub holds the server's secrets
+    return svc;
+}
+
+} // namespace toolgate::app

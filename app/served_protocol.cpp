@@ -1,0 +1,43 @@
+// The protocol objects from the configuration and the service (see served_protocol.hpp).
+#include "app/served_protocol.hpp"
+
+namespace toolgate::app {
+namespace {
+
+std::vector<discovery::search_entry> texts_of(service const& svc)
+{
+    if (!svc.search_texts.empty()) {
+        return svc.search_texts;
+    }
+    return discovery::search_entries(svc.provider->tools());
+}
+
+mcp::view_settings settings_of(config const& cfg, service const& svc)
+{
+    mcp::view_settings s;
+    s.mode = mcp::parse_tool_mode(cfg.tool_mode).value_or(mcp::tool_mode::automatic);
+    s.max_listed_tools = cfg.max_listed_tools;
+    s.pins = cfg.pins;
+    s.read_only = cfg.read_only;
+    s.naming
+        = cfg.tool_names == "dotted" ? protocol::tool_naming::dotted : protocol::tool_naming::wire;
+    s.page_size = cfg.page_size;
+    s.server_toolkits_note = svc.credentials_note;
+    return s;
+}
+
+} // namespace
+
+protocol::server_identity server_identity_of()
+{
+    protocol::server_identity identity;
+    identity.version = toolgate_version();
+    return identity;
+}
+
+served_protocol::served_protocol(config const& cfg, service& svc)
+    : mcp::protocol_stack(*svc.provider, texts_of(svc), settings_of(cfg, svc), server_identity_of())
+{
+}
+
+} // namespace toolgate::app

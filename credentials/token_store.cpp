@@ -1,0 +1,381 @@
+// Token store file: format, private permissions, atomic replacement under a lock.
+#include "credentials/token_store.hpp"
+
+#include <boost/json/object.hpp>
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <optional>
+#include <random>
+#include <stdexcept>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace toolgate::credentials {
+namespace json = boost::json;
+namespace {
+
+constexpr std::string_view format_name = "toolgate-tokens/1";
+constexpr std::string_view what = "--token-store";
+
+std::string system_error(std::string const& action, std::string const& path)
+{
+    return fmt::format("token store: cannot {} {}: {}", action, path, std::strerror(errno));
+}
+
+/// A file descriptor closed on every path.
+class fd_guard {
+public:
+    explicit fd_guard(int fd)
+        : fd_(fd)
+    {
+    }
+    fd_guard(fd_guard const&) = delete;
+    fd_guard& operator=(fd_guard const&) = delete;
+    ~fd_guard()
+    {
+        if (fd_ >= 0) {
+            ::close(fd_);
+        }
+    }
+    int get() const { return fd_; }
+
+private:
+    int fd_;
+};
+
+std::string directory_of(std::string const& path)
+{
+    auto const slash = path.rfind('/');
+    if (slash == std::string::npos) {
+        return ".";
+    }
+    return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+/// Creates `dir` and its missing parents; new ones are private (0700).
+void make_directories(std::string const& dir)
+{
+    struct stat st { };
+    if (dir.empty() || ::stat(dir.c_str(), &st) == 0) {
+        return;
+    }
+    make_directories(directory_of(dir));
+    if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
+        throw std::runtime_error(system_error("create the directory", dir));
+    }
+}
+
+void write_all(int fd, std::string const& text, std::string const& path)
+{
+    std::size_t done = 0;
+    while (done < text.size()) {
+        auto const n = ::write(fd, text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            throw std::runtime_error(system_error("write", path));
+        }
+        done += static_cast<std::size_t>(n);
+    }
+}
+
+/// The directory holding the store must be safe from other users: one they can write to
+/// lets them replace the tokens or plant links (security review 3, item 12). Owned by the
+/// user running toolgate (or root) and writable by its owner only. False when it does not
+/// exist (no sign-in yet).
+bool check_directory(std::string const& dir)
+{
+    struct stat st { };
+    if (::stat(dir.c_str(), &st) != 0) {
+        if (errno == ENOENT) {
+            return false;
+        }
+        throw std::invalid_argument(
+            fmt::format("{}: the directory {}: {}", what, dir, std::strerror(errno)));
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        throw std::invalid_argument(fmt::format("{}: {} is not a directory", what, dir));
+    }
+    if (st.st_uid != ::geteuid() && st.st_uid != 0) {
+        throw std::invalid_argument(fmt::format(
+            "{}: the directory {} belongs to another user (uid {}), who could replace the "
+            "tokens; keep the store in a directory of your own",
+            what, dir, st.st_uid));
+    }
+    if ((st.st_mode & 022) != 0) {
+        throw std::invalid_argument(fmt::format(
+            "{}: the directory {} is writable by other users (mode {:04o}), who could replace "
+            "the tokens; chmod 700 {}",
+            what, dir, st.st_mode & 07777, dir));
+    }
+    return true;
+}
+
+/// Checks an open store or lock file: a regular file of the user running toolgate, private to
+/// it. `fd` was opened with O_NOFOLLOW, so it is the file itself, not a link's target.
+void check_open_file(int fd, std::string const& path)
+{
+    struct stat st { };
+    if (::fstat(fd, &st) != 0) {
+        throw std::invalid_argument(fmt::format("{} {}: {}", what, path, std::strerror(errno)));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        throw std::invalid_argument(fmt::format("{} {}: not a regular file", what, path));
+    }
+    if (st.st_uid != ::geteuid()) {
+        throw std::invalid_argument(fmt::format(
+            "{} {}: the file belongs to another user (uid {}, toolgate runs as uid {}); tokens "
+            "must be the signed-in user's own",
+            what, path, st.st_uid, ::geteuid()));
+    }
+    if ((st.st_mode & 077) != 0) {
+        throw std::invalid_argument(fmt::format(
+            "{} {}: the file is open to other users (mode {:04o}); it holds secrets, so it must "
+            "be readable by its owner only: chmod 600 {}",
+            what, path, st.st_mode & 07777, path));
+    }
+}
+
+/// Opens `path` without following a symbolic link there; a link gets a clear refusal.
+int open_no_follow(std::string const& path, int flags, std::string const& action)
+{
+    int const fd = ::open(path.c_str(), flags | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0 && errno == ELOOP) {
+        throw std::invalid_argument(fmt::format("{} {}: a symbolic link, not a file of its own; "
+                                                "remove it (toolgate never follows links here)",
+            what, path));
+    }
+    if (fd < 0 && errno != ENOENT) {
+        throw std::runtime_error(system_error(action, path));
+    }
+    return fd;
+}
+
+/// The store's text, or nullopt when there is no store yet. Opened once and checked through
+/// the open descriptor, so nothing can be swapped in between the check and the read.
+std::optional<std::string> read_store(std::string const& path)
+{
+    if (!check_directory(directory_of(path))) {
+        return std::nullopt;
+    }
+    fd_guard fd(open_no_follow(path, O_RDONLY, "read"));
+    if (fd.get() < 0) {
+        return std::nullopt;
+    }
+    check_open_file(fd.get(), path);
+    std::string text;
+    char buffer[8192];
+    for (;;) {
+        auto const n = ::read(fd.get(), buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0) {
+            throw std::runtime_error(system_error("read", path));
+        }
+        if (n == 0) {
+            return text;
+        }
+        text.append(buffer, static_cast<std::size_t>(n));
+    }
+}
+
+std::string str(json::object const& o, std::string_view key)
+{
+    auto const* v = o.if_contains(key);
+    return v && v->is_string() ? std::string(v->get_string()) : std::string();
+}
+
+std::int64_t num(json::object const& o, std::string_view key)
+{
+    auto const* v = o.if_contains(key);
+    return v && v->is_int64() ? v->get_int64() : 0;
+}
+
+} // namespace
+
+std::string token_file::default_path()
+{
+    if (char const* state = std::getenv("XDG_STATE_HOME"); state && *state == '/') {
+        return std::string(state) + "/toolgate/tokens.json";
+    }
+    char const* home = std::getenv("HOME");
+    return std::string(home && *home ? home : ".") + "/.local/state/toolgate/tokens.json";
+}
+
+std::string serialize_tokens(token_entries const& entries)
+{
+    json::object kits;
+    for (auto const& [name, e] : entries) {
+        json::object o;
+        o["grant"] = e.grant;
+        o["access_token"] = e.access_token;
+        if (!e.refresh_token.empty()) {
+            o["refresh_token"] = e.refresh_token;
+        }
+        o["expires_at"] = e.expires_at;
+        o["obtained_at"] = e.obtained_at;
+        if (!e.scope.empty()) {
+            o["scope"] = e.scope;
+        }
+        if (!e.subject_type.empty()) {
+            o["subject_type"] = e.subject_type;
+            o["subject_id"] = e.subject_id;
+        }
+        kits[name] = std::move(o);
+    }
+    json::object doc;
+    doc["format"] = format_name;
+    doc["toolkits"] = std::move(kits);
+    return json::serialize(doc) + "\n";
+}
+
+token_entries parse_tokens(std::string const& text, std::string const& path)
+{
+    boost::system::error_code ec;
+    auto doc = json::parse(text, ec);
+    auto const bad = [&] {
+        // Never quotes the contents: they are tokens.
+        return std::invalid_argument(fmt::format(
+            "{} {}: not a toolgate token store (expected JSON with \"format\": \"{}\"); move it "
+            "away and sign in again",
+            what, path, format_name));
+    };
+    if (ec || !doc.is_object() || str(doc.get_object(), "format") != format_name) {
+        throw bad();
+    }
+    auto const* kits = doc.get_object().if_contains("toolkits");
+    if (!kits || !kits->is_object()) {
+        throw bad();
+    }
+    token_entries out;
+    for (auto const& [name, value] : kits->get_object()) {
+        if (!value.is_object()) {
+            throw bad();
+        }
+        auto const& o = value.get_object();
+        token_entry e;
+        e.grant = str(o, "grant");
+        e.access_token = str(o, "access_token");
+        e.refresh_token = str(o, "refresh_token");
+        e.expires_at = num(o, "expires_at");
+        e.obtained_at = num(o, "obtained_at");
+        e.scope = str(o, "scope");
+        e.subject_type = str(o, "subject_type");
+        e.subject_id = str(o, "subject_id");
+        out.emplace(std::string(name), std::move(e));
+    }
+    return out;
+}
+
+token_entries token_file::load() const
+{
+    auto text = read_store(path_);
+    return text ? parse_tokens(*text, path_) : token_entries {};
+}
+
+std::optional<std::timespec> token_file::modified() const
+{
+    struct stat st { };
+    if (::stat(path_.c_str(), &st) != 0) {
+        return std::nullopt;
+    }
+    return st.st_mtim;
+}
+
+token_lock::~token_lock()
+{
+    if (fd_ >= 0) {
+        ::close(fd_); // releases the flock
+    }
+}
+
+/// A lock file beside the store: never through a link planted there (O_NOFOLLOW), and only
+/// a private regular file of our own.
+static std::unique_ptr<token_lock> open_lock(std::string const& lock_path)
+{
+    check_directory(directory_of(lock_path));
+    int const fd = open_no_follow(lock_path, O_RDWR | O_CREAT, "open the lock file");
+    if (fd < 0) {
+        throw std::runtime_error(system_error("open the lock file", lock_path));
+    }
+    auto held = std::make_unique<token_lock>(fd);
+    check_open_file(fd, lock_path);
+    return held;
+}
+
+std::unique_ptr<token_lock> token_file::try_renewal_lock(std::string const& toolkit) const
+{
+    make_directories(directory_of(path_));
+    auto held = open_lock(path_ + "." + toolkit + ".lock");
+    while (::flock(held->fd(), LOCK_EX | LOCK_NB) != 0) {
+        if (errno == EWOULDBLOCK) {
+            return nullptr;
+        }
+        if (errno != EINTR) {
+            throw std::runtime_error(system_error("lock", path_ + "." + toolkit + ".lock"));
+        }
+    }
+    return held;
+}
+
+void token_file::update(std::string const& toolkit, std::optional<token_entry> const& entry) const
+{
+    auto const dir = directory_of(path_);
+    make_directories(dir);
+    // The lock file serialises writers (a sign-in and a running server, or two servers): each
+    // reads the current file under it, changes one entry and replaces the file, so no writer
+    // loses another's entry. The data file itself cannot carry the lock: rename replaces it.
+    // Writers hold it for a read and a write only, so waiting for it is short.
+    auto const lock = open_lock(path_ + ".lock");
+    while (::flock(lock->fd(), LOCK_EX) != 0) {
+        if (errno != EINTR) {
+            throw std::runtime_error(system_error("lock", path_ + ".lock"));
+        }
+    }
+    auto entries = load();
+    if (entry) {
+        entries[toolkit] = *entry;
+    } else {
+        entries.erase(toolkit);
+    }
+    auto const text = serialize_tokens(entries);
+
+    std::random_device random;
+    auto const temp = fmt::format("{}.{}.{:08x}.tmp", path_, ::getpid(), random());
+    {
+        fd_guard out(::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
+        if (out.get() < 0) {
+            throw std::runtime_error(system_error("create", temp));
+        }
+        try {
+            write_all(out.get(), text, temp);
+            if (::fsync(out.get()) != 0) {
+                throw std::runtime_error(system_error("flush", temp));
+            }
+        } catch (...) {
+            ::unlink(temp.c_str());
+            throw;
+        }
+    }
+    if (::rename(temp.c_str(), path_.c_str()) != 0) {
+        auto const error = system_error("replace", path_);
+        ::unlink(temp.c_str());
+        throw std::runtime_error(error);
+    }
+    // The rename itself reaches the disk with the directory.
+    fd_guard directory(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (directory.get() >= 0) {
+        ::fsync(directory.get());
+    }
+}
+
+} // namespace toolgate::credentials

@@ -1,0 +1,86 @@
+// The token store: one JSON file holding each OAuth toolkit's tokens (what `toolgate auth
+// login` obtained and what the server renewed since). Private to its owner (mode 0600,
+// checked on every read), replaced atomically (temporary file + rename) under a lock file, so
+// a sign-in and a running server can both write it. Its contents are never logged.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <ctime>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace toolgate::credentials {
+
+/// One toolkit's tokens.
+struct token_entry {
+    std::string grant; ///< "authorization_code" or "client_credentials"
+    std::string access_token;
+    std::string refresh_token; ///< "" when the grant gave none
+    std::int64_t expires_at = 0; ///< Unix seconds; 0: unknown
+    std::int64_t obtained_at = 0; ///< Unix seconds
+    std::string scope; ///< as granted
+    std::string subject_type; ///< client-credentials subject (storage platform), else ""
+    std::string subject_id;
+
+    friend bool operator==(token_entry const&, token_entry const&) = default;
+};
+
+using token_entries = std::map<std::string, token_entry, std::less<>>;
+
+/// An exclusive hold on one of a token store's lock files (flock), released on destruction.
+/// Every writer holds `<store>.lock` while it reads, changes and replaces the file. A renewal
+/// holds `<store>.<Toolkit>.lock` from rereading the file until the renewed tokens are saved,
+/// so two processes sharing a store (two desktop clients, each with its own toolgate) never
+/// spend the same single-use refresh token twice: the second finds the first's new tokens.
+class token_lock {
+public:
+    explicit token_lock(int fd)
+        : fd_(fd)
+    {
+    }
+    ~token_lock();
+    token_lock(token_lock const&) = delete;
+    token_lock& operator=(token_lock const&) = delete;
+    int fd() const { return fd_; }
+
+private:
+    int fd_;
+};
+
+class token_file {
+public:
+    /// `$XDG_STATE_HOME/toolgate/tokens.json`, or `~/.local/state/toolgate/tokens.json`.
+    static std::string default_path();
+
+    explicit token_file(std::string path)
+        : path_(std::move(path))
+    {
+    }
+    std::string const& path() const { return path_; }
+
+    /// Every toolkit's entry; empty when the file does not exist yet. Throws
+    /// std::invalid_argument when it is open to others or not a token store.
+    token_entries load() const;
+    /// Sets (or, given nullopt, removes) one toolkit's entry, keeping the others as the file
+    /// holds them now. Creates the directory (0700) and the file (0600) when missing. Throws
+    /// std::runtime_error naming the path and the system's reason. Takes the lock itself.
+    void update(std::string const& toolkit, std::optional<token_entry> const& entry) const;
+    /// Takes `toolkit`'s renewal lock if no other process holds it (never waits); nullptr
+    /// when one does. Throws std::runtime_error when it cannot be opened.
+    std::unique_ptr<token_lock> try_renewal_lock(std::string const& toolkit) const;
+    /// The file's modification time, or nullopt when it does not exist.
+    std::optional<std::timespec> modified() const;
+
+private:
+    std::string path_;
+};
+
+/// The JSON text of `entries` (the file's format), and back. parse throws
+/// std::invalid_argument on anything else.
+std::string serialize_tokens(token_entries const& entries);
+token_entries parse_tokens(std::string const& text, std::string const& path);
+
+} // namespace toolgate::credentials

@@ -1,0 +1,437 @@
+// Message routing: protocol decisions come from protocol::dispatcher; this file adds the
+// concurrency (one coroutine per call), cancellation and batches.
+#include "mcp/router.hpp"
+
+#include "mcp/call_context.hpp"
+#include "ops/log_redaction.hpp"
+#include "ops/logging.hpp"
+#include "protocol/names.hpp"
+#include "protocol/text.hpp"
+#include "protocol/versions.hpp"
+#include "transport/cancellation.hpp"
+#include "transport/coroutine_root.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/json/serialize.hpp>
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+
+namespace toolgate::mcp {
+namespace asio = boost::asio;
+namespace json = boost::json;
+using protocol::rpc_error;
+
+namespace {
+
+/// A request id as logs show it: client-chosen, so cut short (security review 13).
+std::string log_id(json::value const& id)
+{
+    return protocol::clipped(json::serialize(id), 64);
+}
+
+} // namespace
+
+/// What an admitted call holds until it ends: a unit of the server-wide budget, one of its
+/// principal's places and, in a conversation, its registration. Move-only; gives all back once.
+class router::call_ticket {
+public:
+    call_ticket() = default;
+    call_ticket(call_ticket&& other) noexcept
+        : router_(std::exchange(other.router_, nullptr))
+        , principal_(std::move(other.principal_))
+        , conv_(std::move(other.conv_))
+        , key_(std::move(other.key_))
+        , entry_(std::move(other.entry_))
+        , total_(std::move(other.total_))
+    {
+    }
+    call_ticket& operator=(call_ticket&&) = delete;
+    call_ticket(call_ticket const&) = delete;
+    ~call_ticket() { release(); }
+
+    void hold_total(std::shared_ptr<std::atomic<std::size_t>> total) { total_ = std::move(total); }
+    void hold_principal(router& r, std::string principal)
+    {
+        if (!principal.empty()) { // the anonymous principal holds no place
+            router_ = &r;
+            principal_ = std::move(principal);
+        }
+    }
+    void hold_registration(
+        std::shared_ptr<conversation> conv, std::string key, std::shared_ptr<inflight_call> entry)
+    {
+        conv_ = std::move(conv);
+        key_ = std::move(key);
+        entry_ = std::move(entry);
+    }
+    /// The registration's cancellation (null outside a conversation).
+    std::shared_ptr<inflight_call> const& entry() const { return entry_; }
+
+    /// Gives everything back now (before the answer is sent, so that the client may reuse
+    /// the id at once).
+    void release()
+    {
+        if (conv_) {
+            conv_->unregister_call(key_);
+            conv_.reset();
+        }
+        if (router_) {
+            router_->release_principal(principal_);
+            router_ = nullptr;
+        }
+        if (total_) {
+            --*total_;
+            total_.reset();
+        }
+    }
+
+private:
+    router* router_ = nullptr; ///< set while a principal's place is held
+    std::string principal_;
+    std::shared_ptr<conversation> conv_;
+    std::string key_;
+    std::shared_ptr<inflight_call> entry_;
+    /// Shared with the router: a frame destroyed after the router must not touch it.
+    std::shared_ptr<std::atomic<std::size_t>> total_;
+};
+
+protocol::rpc_result<router::call_ticket> router::admit_call(protocol::tool_call const& call,
+    std::shared_ptr<conversation> const& conv, std::string const& principal,
+    asio::any_io_executor const& runs_on)
+{
+    auto refuse = [&](int code, std::string message) {
+        count_refused(call);
+        return rpc_error { code, std::move(message), std::nullopt };
+    };
+    if (refusing_) {
+        return refuse(protocol::error_code::internal_error,
+            "Server is shutting down: no new tool calls are accepted");
+    }
+    // Optimistic increment: a call over the limit gives its unit straight back.
+    auto const before = inflight_total_->fetch_add(1);
+    if (before >= limits_.max_inflight_total) {
+        --*inflight_total_;
+        return refuse(protocol::error_code::internal_error,
+            fmt::format("Server busy: {} tool calls in flight (limit {}, --max-inflight); retry "
+                        "shortly",
+                before, limits_.max_inflight_total));
+    }
+    call_ticket ticket;
+    ticket.hold_total(inflight_total_);
+    if (auto admitted = admit_principal(principal); !admitted) {
+        count_refused(call);
+        return admitted.error();
+    }
+    ticket.hold_principal(*this, principal);
+    if (conv) { // stdio registers calls of both eras: a cancellation names the id only
+        auto key = json::serialize(call.id);
+        auto registered = conv->register_call(key, runs_on, limits_.max_inflight_per_conversation);
+        if (!registered) {
+            return registered.error() == conversation::refusal::duplicate_id
+                ? refuse(protocol::error_code::invalid_request,
+                    fmt::format("Invalid Request: id {} is already in use by a call in flight",
+                        protocol::clipped(key, 64)))
+                : refuse(protocol::error_code::internal_error,
+                    fmt::format("Too many calls in flight in this session (limit {}, "
+                                "--max-inflight-per-session); retry when one finishes",
+                        limits_.max_inflight_per_conversation));
+        }
+        ticket.hold_registration(conv, std::move(key), std::move(*registered));
+    }
+    return ticket;
+}
+
+protocol::rpc_result<void> router::admit_principal(std::string const& principal)
+{
+    if (principal.empty()) {
+        return {};
+    }
+    std::lock_guard lock(principals_mutex_);
+    auto& count = principal_calls_[principal];
+    if (count >= limits_.max_inflight_per_principal) {
+        return rpc_error { protocol::error_code::internal_error,
+            fmt::format("Too many calls in flight for this client ({} at once, "
+                        "--max-inflight-per-principal); retry when one finishes",
+                limits_.max_inflight_per_principal),
+            std::nullopt };
+    }
+    ++count;
+    return {};
+}
+
+void router::release_principal(std::string const& principal)
+{
+    if (principal.empty()) {
+        return;
+    }
+    std::lock_guard lock(principals_mutex_);
+    if (auto it = principal_calls_.find(principal);
+        it != principal_calls_.end() && --it->second == 0) {
+        principal_calls_.erase(it);
+    }
+}
+
+router::router(
+    toolkits::tool_provider& provider, protocol::dispatcher const& dispatcher, router_limits limits)
+    : provider_(provider)
+    , dispatcher_(dispatcher)
+    , limits_(limits)
+{
+}
+
+void router::count_refused(protocol::tool_call const& call)
+{
+    if (observer_) {
+        observer_->record_refused_call(call.tool);
+    }
+}
+
+asio::awaitable<std::optional<std::string>> router::run_tool(
+    protocol::tool_call call, std::shared_ptr<transport::message_sink> sink, call_origin origin)
+{
+    auto const request = ops::new_request_id();
+    auto const request_id = request.view();
+    // A caller's trace goes on upstream under a span of our own (W3C Trace Context).
+    std::string span_id;
+    std::string forwarded;
+    if (call.trace) {
+        span_id = protocol::new_span_id();
+        forwarded = call.trace->child(span_id);
+    }
+    routed_call_context context(std::move(sink), call.progress_token, call.level, call.version,
+        call.view, std::move(forwarded), std::move(call.tracestate), std::move(origin.credentials));
+    if (spdlog::should_log(spdlog::level::debug)) {
+        // Secret-named arguments are masked at every level (issue 6 item 6).
+        spdlog::debug("tools/call id={} request_id={} tool={} arguments={}", log_id(call.id),
+            request_id, call.tool->dotted_name,
+            protocol::clipped(ops::redacted_arguments_text(call.arguments), 2048));
+    }
+    auto const started = std::chrono::steady_clock::now();
+    protocol::call_result result;
+    bool failed = false;
+    bool aborted = false;
+    try {
+        result = co_await provider_.call(*call.tool, std::move(call.arguments), context);
+    } catch (boost::system::system_error const& e) {
+        failed = true;
+        aborted = e.code() == asio::error::operation_aborted;
+        if (!aborted) {
+            spdlog::error("tools/call id={} request_id={} tool={} failed: {}", log_id(call.id),
+                request_id, call.tool->dotted_name, e.what());
+        }
+    } catch (std::exception const& e) {
+        failed = true;
+        spdlog::error("tools/call id={} request_id={} tool={} failed: {}", log_id(call.id),
+            request_id, call.tool->dotted_name, e.what());
+    }
+    context.finish();
+    auto const elapsed = std::chrono::steady_clock::now() - started;
+    auto const cs = co_await asio::this_coro::cancellation_state;
+    auto outcome = result.is_error ? ops::call_outcome::tool_error : ops::call_outcome::ok;
+    if (aborted || transport::is_cancelled(cs)) {
+        outcome = ops::call_outcome::cancelled;
+    } else if (failed) {
+        outcome = ops::call_outcome::protocol_error;
+    }
+    if (observer_) {
+        observer_->record_call(call.tool, outcome, elapsed);
+    }
+    if (spdlog::should_log(spdlog::level::info)) {
+        static constexpr std::string_view outcome_text[]
+            = { "ok", "tool_error", "protocol_error", "cancelled" };
+        auto const dotted = std::string_view(call.tool->dotted_name);
+        auto const dot = dotted.find('.');
+        auto const toolkit
+            = dot == std::string_view::npos ? std::string_view() : dotted.substr(0, dot);
+        auto const principal = ops::log_tag(origin.principal);
+        auto const id = log_id(call.id);
+        auto const ms = std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count();
+        std::string_view trace_id;
+        std::string_view parent_id;
+        if (call.trace) {
+            trace_id = call.trace->trace_id();
+            parent_id = call.trace->parent_id();
+        }
+        ops::log_event(spdlog::level::info, "tools/call",
+            { { "id", id }, { "request_id", request_id }, { "tool", dotted },
+                { "toolkit", toolkit }, { "outcome", outcome_text[static_cast<int>(outcome)] },
+                { "status",
+                    result.upstream_status > 0
+                        ? ops::log_field::value_type(std::int64_t(result.upstream_status))
+                        : ops::log_field::value_type(std::monostate {}) },
+                { "ms", std::int64_t(ms) }, { "session", std::string_view(origin.session_tag) },
+                { "principal", std::string_view(principal) }, { "trace_id", trace_id },
+                { "parent_id", parent_id }, { "span_id", std::string_view(span_id) } });
+    }
+    if (failed) {
+        co_return protocol::serialize_error(call.id,
+            rpc_error { protocol::error_code::internal_error,
+                fmt::format("Internal error while running {}", call.tool->name), std::nullopt });
+    }
+    co_return dispatcher_.call_reply(call, result);
+}
+
+asio::awaitable<std::optional<std::string>> router::run_admitted(call_ticket ticket,
+    protocol::tool_call call, std::shared_ptr<transport::message_sink> sink, call_origin origin)
+{
+    auto text = co_await run_tool(std::move(call), std::move(sink), std::move(origin));
+    ticket.release();
+    co_return text;
+}
+
+void router::start_call(std::shared_ptr<conversation> conv, protocol::tool_call call,
+    std::shared_ptr<transport::message_sink> sink)
+{
+    auto admitted = admit_call(call, conv, {}, conv->strand());
+    if (!admitted) {
+        sink->send(protocol::serialize_error(call.id, admitted.error()));
+        return;
+    }
+    auto& ticket = *admitted;
+    auto entry = ticket.entry();
+    call_origin origin { conv->session_tag(), {} };
+    asio::co_spawn(conv->strand(),
+        run_admitted(std::move(ticket), std::move(call), sink, std::move(origin)),
+        asio::bind_cancellation_slot(entry->signal.slot(),
+            [entry, sink](std::exception_ptr const& error, std::optional<std::string> r) {
+                transport::log_root_failure("tools/call", error);
+                if (r && !entry->cancelled) {
+                    sink->send(std::move(*r)); // CN1: a cancelled call gets no reply
+                }
+            }));
+}
+
+void router::on_text(std::shared_ptr<conversation> conv, std::string text,
+    std::shared_ptr<transport::message_sink> sink)
+{
+    auto parsed = protocol::parse_json(text, { limits_.max_depth });
+    if (!parsed) {
+        sink->send(protocol::serialize_error(nullptr, parsed.error()));
+        return;
+    }
+    auto& doc = *parsed;
+    if (doc.is_array()) {
+        handle_batch(std::move(conv), std::move(doc.get_array()), std::move(sink));
+        return;
+    }
+    auto classified = protocol::classify(std::move(doc));
+    if (!classified) {
+        sink->send(protocol::serialize_error(classified.error().id, classified.error().error));
+        return;
+    }
+    auto& msg = *classified;
+    auto decided = decide(msg, conv.get());
+    if (auto* r = std::get_if<protocol::reply>(&decided)) {
+        sink->send(r->take());
+    } else if (auto* call = std::get_if<protocol::tool_call>(&decided)) {
+        start_call(std::move(conv), std::move(*call), std::move(sink));
+    }
+}
+
+asio::awaitable<std::optional<protocol::reply>> router::handle(protocol::message msg,
+    std::shared_ptr<conversation> conv, std::shared_ptr<transport::message_sink> stream,
+    std::shared_ptr<protocol::tool_view const> view, credentials_ptr credentials)
+{
+    auto decided = decide(msg, conv.get(), view);
+    if (auto* r = std::get_if<protocol::reply>(&decided)) {
+        co_return std::move(*r);
+    }
+    if (auto* call = std::get_if<protocol::tool_call>(&decided)) {
+        std::string no_principal; // named: no braced temporaries inside a co_await operand
+        co_return co_await run_decided(std::move(*call), std::move(conv), std::move(stream),
+            std::move(no_principal), std::move(credentials));
+    }
+    co_return std::nullopt;
+}
+
+router::decision router::decide(protocol::message const& msg, conversation* conv)
+{
+    return decide(msg, conv, dispatcher_.default_view());
+}
+
+router::decision router::decide(protocol::message const& msg, conversation* conv,
+    std::shared_ptr<protocol::tool_view const> const& view, protocol::request_meta const* checked)
+{
+    auto const& seen = view ? view : dispatcher_.default_view();
+    protocol::outcome outcome;
+    if (checked) {
+        outcome = dispatcher_.dispatch_checked(msg, *checked, seen);
+    } else if (conv) {
+        outcome = conv->dispatch(dispatcher_, msg, seen);
+    } else {
+        protocol::legacy_session stateless; // modern requests never touch it
+        outcome = dispatcher_.dispatch(msg, stateless, seen);
+    }
+    if (auto* r = std::get_if<protocol::reply>(&outcome)) {
+        return std::move(*r);
+    }
+    if (auto* cancel = std::get_if<protocol::cancel_call>(&outcome)) {
+        if (conv) {
+            conv->cancel_call(json::serialize(cancel->request_id));
+        }
+        return std::monostate {};
+    }
+    if (auto* call = std::get_if<protocol::tool_call>(&outcome)) {
+        return std::move(*call);
+    }
+    return std::monostate {};
+}
+
+asio::awaitable<std::optional<protocol::reply>> router::run_decided(protocol::tool_call call,
+    std::shared_ptr<conversation> conv, std::shared_ptr<transport::message_sink> stream,
+    std::string principal, credentials_ptr credentials)
+{
+    // The call runs on this request's own executor: hopping to the session's strand and back
+    // would cost two posts per call, and calls of one session need no ordering among them.
+    auto const here = co_await asio::this_coro::executor;
+    auto admitted = admit_call(call, conv, principal, here);
+    if (!admitted) {
+        co_return protocol::reply { protocol::serialize_error(call.id, admitted.error()), 200,
+            false };
+    }
+    auto ticket = std::move(*admitted);
+    call_origin origin { conv ? conv->session_tag() : std::string(), principal,
+        std::move(credentials) };
+    auto const entry = ticket.entry();
+    if (!entry) {
+        // Stateless: the caller's cancellation (the client closing the stream) reaches the
+        // call through this coroutine's own slot.
+        auto text = co_await run_tool(std::move(call), stream, std::move(origin));
+        co_return protocol::reply { std::move(*text), 200, false };
+    }
+    // The call listens to its entry's signal (notifications/cancelled, session end). The HTTP
+    // request's own cancellation (its client hanging up) must reach it too, as it does for a
+    // stateless call (security review 10): this coroutine's slot is free while it awaits the
+    // call, so a handler there forwards it.
+    auto const cs = co_await asio::this_coro::cancellation_state;
+    auto forward = cs.slot();
+    if (forward.is_connected()) {
+        forward.assign([entry](asio::cancellation_type) { entry->cancel(entry); });
+    }
+    auto [error, text] = co_await asio::co_spawn(here,
+        run_tool(std::move(call), stream, std::move(origin)),
+        asio::bind_cancellation_slot(entry->signal.slot(), asio::as_tuple(asio::use_awaitable)));
+    if (forward.is_connected()) {
+        forward.clear();
+    }
+    ticket.release();
+    if (entry->cancelled || error || !text) {
+        co_return std::nullopt;
+    }
+    co_return protocol::reply { std::move(*text), 200, false };
+}
+
+void router::cancel_all(conversation& conv)
+{
+    conv.cancel_all_calls();
+}
+
+} // namespace toolgate::mcp

@@ -1,0 +1,275 @@
+// Tool modes and per-connection views (see tool_views.hpp).
+#include "mcp/tool_views.hpp"
+
+#include "protocol/text.hpp"
+#include "toolkits/catalogue.hpp"
+#include "toolkits/selection.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <set>
+
+namespace toolgate::mcp {
+namespace {
+
+/// Views kept for per-connection choices; past this many, a new one is built per request.
+constexpr std::size_t max_cached_views = 64;
+
+std::string toolkit_of(protocol::tool_descriptor const& tool)
+{
+    auto const dot = tool.dotted_name.find('.');
+    return dot == std::string::npos ? std::string() : tool.dotted_name.substr(0, dot);
+}
+
+std::string_view tool_part(protocol::tool_descriptor const& tool)
+{
+    std::string_view dotted = tool.dotted_name;
+    auto const dot = dotted.find('.');
+    return dot == std::string_view::npos ? dotted : dotted.substr(dot + 1);
+}
+
+/// `StoreApi_Get*` -> `StoreApi.Get*`; `StoreApi` -> `StoreApi.*` (as --tools reads them).
+std::string normalised_glob(std::string pattern)
+{
+    std::replace(pattern.begin(), pattern.end(), '_', '.');
+    if (pattern.find('.') == std::string::npos) {
+        pattern += ".*";
+    }
+    return pattern;
+}
+
+bool glob_matches(std::string const& pattern, protocol::tool_descriptor const& tool)
+{
+    auto const dot = pattern.find('.');
+    return toolkits::glob_match(std::string_view(pattern).substr(0, dot), toolkit_of(tool))
+        && toolkits::glob_match(std::string_view(pattern).substr(dot + 1), tool_part(tool));
+}
+
+char const* mode_name(tool_mode mode)
+{
+    switch (mode) {
+    case tool_mode::full:
+        return "full";
+    case tool_mode::discovery:
+        return "discovery";
+    case tool_mode::automatic:
+        return "auto";
+    }
+    return "auto";
+}
+
+/// The guide a model gets in initialize and server/discover (issue 11 item 5, issue 12).
+std::string instructions_for(std::vector<std::string> const& kits, std::size_t served,
+    bool discovery, bool read_only, std::string const& needs, protocol::tool_naming naming)
+{
+    std::string out = "toolgate serves tools for these platforms:";
+    for (std::size_t i = 0; i < kits.size(); ++i) {
+        auto const* spec = toolkits::find_toolkit(kits[i]);
+        out += i == 0 ? " " : "; ";
+        out += kits[i];
+        if (spec != nullptr) {
+            out += fmt::format(" ({})", spec->platform);
+        }
+    }
+    out += ". ";
+    auto const sep = naming == protocol::tool_naming::dotted ? "." : "_";
+    if (discovery) {
+        out += fmt::format(
+            "The {} tools are not all listed: describe what you want to do to "
+            "toolgate_search_tools, read a tool's arguments with toolgate_describe_tools, and "
+            "call it with toolgate_call_tool (or by its name, Toolkit{}Tool). ",
+            served, sep);
+    } else {
+        out += fmt::format("All {} tools are listed, named Toolkit{}Tool. ", served, sep);
+    }
+    out += "Identifiers flow between tools: list and search tools return the ids that other "
+           "tools take, and each tool's description says where its ids come from. A tool with "
+           "a `mode` argument takes its request body in two steps: mode get_request_schema "
+           "returns the body's JSON Schema, then mode execute sends `request_body` (JSON text). "
+           "Results are the platform's own JSON; errors say what to change.";
+    if (read_only) {
+        out += " This connection is read-only: only tools that read are available.";
+    }
+    if (!needs.empty()) {
+        out += " " + needs;
+    }
+    return out;
+}
+
+} // namespace
+
+std::optional<tool_mode> parse_tool_mode(std::string_view text)
+{
+    if (text == "full") {
+        return tool_mode::full;
+    }
+    if (text == "discovery") {
+        return tool_mode::discovery;
+    }
+    if (text == "auto") {
+        return tool_mode::automatic;
+    }
+    return std::nullopt;
+}
+
+std::string view_choice::key() const
+{
+    auto sorted = [](std::vector<std::string> v) {
+        std::sort(v.begin(), v.end());
+        v.erase(std::unique(v.begin(), v.end()), v.end());
+        return fmt::format("{}", fmt::join(v, ","));
+    };
+    return fmt::format("toolkits={};tools={};mode={};read_only={}", sorted(toolkits), sorted(tools),
+        mode ? mode_name(*mode) : "-", read_only ? 1 : 0);
+}
+
+tool_views::tool_views(discovery::discovery_provider const& provider, view_settings settings,
+    protocol::server_identity identity)
+    : provider_(provider)
+    , settings_(std::move(settings))
+    , identity_(std::move(identity))
+{
+    std::vector<bool> callable(provider_.tools().size(), true);
+    if (settings_.read_only) {
+        for (std::size_t i = 0; i < provider_.catalogue_size(); ++i) {
+            callable[i] = provider_.tools()[i].hints.read_only;
+        }
+    }
+    default_ = build(std::move(callable), settings_.mode, settings_.read_only, false, &summary_);
+}
+
+std::shared_ptr<protocol::tool_view const> tool_views::build(std::vector<bool> callable,
+    tool_mode mode, bool read_only, bool per_client, std::string* summary) const
+{
+    auto const tools = provider_.tools();
+    auto const catalogue = provider_.catalogue_size();
+    std::vector<protocol::tool_descriptor const*> served;
+    std::set<std::string> kits;
+    for (std::size_t i = 0; i < catalogue; ++i) {
+        if (callable[i]) {
+            served.push_back(&tools[i]);
+            kits.insert(toolkit_of(tools[i]));
+        }
+    }
+    bool const discovery = mode == tool_mode::discovery
+        || (mode == tool_mode::automatic && served.size() > settings_.max_listed_tools);
+    if (summary != nullptr) {
+        *summary = mode == tool_mode::automatic
+            ? fmt::format("tool mode {} (auto: {} tools served, {} --max-listed-tools "
+                          "{})",
+                discovery ? "discovery" : "full", served.size(),
+                discovery ? "more than" : "at most", settings_.max_listed_tools)
+            : fmt::format("tool mode {} (--tool-mode)", mode_name(mode));
+    }
+    std::vector<protocol::tool_descriptor const*> listed;
+    if (discovery) {
+        for (std::size_t i = catalogue; i < tools.size(); ++i) {
+            listed.push_back(&tools[i]);
+        }
+        for (auto const* tool : served) {
+            bool const pinned = std::any_of(
+                settings_.pins.begin(), settings_.pins.end(), [&](std::string const& glob) {
+                    return glob_matches(normalised_glob(glob), *tool);
+                });
+            if (pinned) {
+                listed.push_back(tool);
+            }
+        }
+    } else {
+        listed = served;
+    }
+    auto view = std::make_shared<protocol::tool_view>();
+    view->pages = std::make_shared<protocol::tool_pages>(std::move(listed), settings_.naming,
+        settings_.page_size, identity_,
+        per_client ? protocol::cache_scope::per_client : protocol::cache_scope::shared);
+    view->callable = std::move(callable);
+    view->naming = settings_.naming;
+    view->per_client = per_client;
+    if (read_only) {
+        view->refusal = "this connection is read-only (--read-only, or read_only in the "
+                        "connection's URL or Toolgate-Read-Only header), so only tools that "
+                        "only read are available; connect without it to use this tool";
+    }
+    view->instructions = instructions_for(std::vector<std::string>(kits.begin(), kits.end()),
+        served.size(), discovery, read_only, settings_.server_toolkits_note, settings_.naming);
+    return view;
+}
+
+common::checked<std::shared_ptr<protocol::tool_view const>> tool_views::view_for(
+    view_choice const& choice)
+{
+    if (choice.empty()) {
+        return default_;
+    }
+    auto const key = choice.key();
+    {
+        std::lock_guard lock(mutex_);
+        if (auto it = cache_.find(key); it != cache_.end()) {
+            return it->second;
+        }
+    }
+    auto const tools = provider_.tools();
+    auto const catalogue = provider_.catalogue_size();
+    std::set<std::string> served_kits;
+    for (std::size_t i = 0; i < catalogue; ++i) {
+        served_kits.insert(toolkit_of(tools[i]));
+    }
+    // Toolkits and toolsets: each must be served here.
+    std::set<std::string> whole;
+    std::set<std::string> reads;
+    for (auto const& entry : choice.toolkits) {
+        std::string name = entry;
+        bool const read = name.ends_with(toolkits::read_suffix);
+        if (read) {
+            name.resize(name.size() - toolkits::read_suffix.size());
+        }
+        if (!served_kits.contains(name)) {
+            return common::problem_of(fmt::format("toolkit `{}` is not served here (served: {})",
+                protocol::clipped(name), fmt::join(served_kits, ", ")));
+        }
+        (read ? reads : whole).insert(name);
+    }
+    std::vector<std::string> globs;
+    for (auto const& t : choice.tools) {
+        globs.push_back(normalised_glob(t));
+    }
+    bool const read_only = settings_.read_only || choice.read_only;
+    std::vector<bool> callable(tools.size(), true);
+    std::size_t left = 0;
+    for (std::size_t i = 0; i < catalogue; ++i) {
+        auto const& tool = tools[i];
+        auto const kit = toolkit_of(tool);
+        bool ok = !read_only || tool.hints.read_only;
+        if (ok && (!whole.empty() || !reads.empty())) {
+            ok = whole.contains(kit) || (reads.contains(kit) && tool.hints.read_only);
+        }
+        if (ok && !globs.empty()) {
+            ok = std::any_of(globs.begin(), globs.end(),
+                [&](std::string const& g) { return glob_matches(g, tool); });
+        }
+        callable[i] = ok;
+        left += ok ? 1 : 0;
+    }
+    for (auto const& g : globs) {
+        bool const any = std::any_of(tools.begin(), tools.begin() + std::ptrdiff_t(catalogue),
+            [&](auto const& tool) { return glob_matches(g, tool); });
+        if (!any) {
+            return common::problem_of(
+                fmt::format("tool pattern `{}` matches no tool served here", protocol::clipped(g)));
+        }
+    }
+    if (left == 0) {
+        return common::problem_of("these choices leave no tool to serve");
+    }
+    auto view = build(
+        std::move(callable), choice.mode.value_or(settings_.mode), read_only, true, nullptr);
+    std::lock_guard lock(mutex_);
+    if (cache_.size() < max_cached_views) {
+        cache_.emplace(key, view);
+    }
+    return view;
+}
+
+} // namespace toolgate::mcp

@@ -1,0 +1,79 @@
+// Tool modes and per-connection views (docs/decisions.md "Discovery", "Per-connection selection"):
+// which tools a request's tools/list shows (the catalogue, or the discovery meta-tools and
+// pinned tools), which it may call, and the instructions it gets. One view for the server's
+// own flags; more for connections that narrow them (query parameters or headers), built on
+// first use and kept.
+#pragma once
+
+#include "common/result.hpp"
+#include "discovery/discovery.hpp"
+#include "protocol/server_identity.hpp"
+#include "protocol/tool_pages.hpp"
+#include "protocol/tool_view.hpp"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace toolgate::mcp {
+
+enum class tool_mode { full, discovery, automatic };
+
+/// "full", "discovery" or "auto"; nullopt for anything else.
+std::optional<tool_mode> parse_tool_mode(std::string_view text);
+
+/// The server's start-up settings that shape views.
+struct view_settings {
+    tool_mode mode = tool_mode::automatic;
+    std::size_t max_listed_tools = 40; ///< auto: full up to this many tools, discovery beyond
+    std::vector<std::string> pins; ///< globs of tools listed beside the meta-tools
+    bool read_only = false; ///< --read-only
+    protocol::tool_naming naming = protocol::tool_naming::wire;
+    std::size_t page_size = 0;
+    std::string server_toolkits_note; ///< what each toolkit needs (secret names), for instructions
+};
+
+/// One connection's choices: each narrows the server's (none widens it).
+struct view_choice {
+    std::vector<std::string> toolkits; ///< toolkits or toolsets (`KanbanApi:read`)
+    std::vector<std::string> tools; ///< tool globs
+    std::optional<tool_mode> mode;
+    bool read_only = false;
+
+    bool empty() const { return toolkits.empty() && tools.empty() && !mode && !read_only; }
+    std::string key() const;
+};
+
+class tool_views {
+public:
+    /// `provider` (catalogue tools then meta-tools) must outlive this object.
+    tool_views(discovery::discovery_provider const& provider, view_settings settings,
+        protocol::server_identity identity);
+
+    /// The view of the server's own settings.
+    std::shared_ptr<protocol::tool_view const> const& default_view() const { return default_; }
+    /// The view for a connection's choices, or why they cannot be served (an unknown or
+    /// unserved toolkit, a pattern matching no served tool, nothing left to serve).
+    common::checked<std::shared_ptr<protocol::tool_view const>> view_for(view_choice const& choice);
+
+    /// The mode in force for the server's own settings, and why ("discovery: 1150 tools, more
+    /// than --max-listed-tools 40"), for the banner.
+    std::string const& mode_summary() const { return summary_; }
+
+private:
+    std::shared_ptr<protocol::tool_view const> build(std::vector<bool> callable, tool_mode mode,
+        bool read_only, bool per_client, std::string* summary) const;
+
+    discovery::discovery_provider const& provider_;
+    view_settings settings_;
+    protocol::server_identity identity_;
+    std::shared_ptr<protocol::tool_view const> default_;
+    std::string summary_;
+    std::mutex mutex_;
+    std::map<std::string, std::shared_ptr<protocol::tool_view const>> cache_;
+};
+
+} // namespace toolgate::mcp
