@@ -11,7 +11,9 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <future>
 #include <sys/file.h>
+#include <thread>
 
 using namespace toolgate::testing;
 using toolgate::credentials::token_entry;
@@ -355,4 +357,101 @@ TEST_CASE("third review 1: a toolkit's secrets come from one source, never mixed
         server_platform.requests()[0].header("Authorization") == "Bearer zqServerVectorKey-S3CR3T");
     auto const& log = server.process().stderr_text();
     CHECK(log.find("S3CR3T") == std::string::npos);
+}
+
+namespace {
+
+/// A 2025-03-26 session (the revision with batches) opened with `extra` headers.
+std::string open_batch_session(std::uint16_t port, header_pairs const& extra)
+{
+    auto response = mcp_post(port, initialize_request("2025-03-26", "1"), {}, extra);
+    INFO(response.body);
+    REQUIRE(response.status == 200);
+    REQUIRE(response.header("mcp-session-id"));
+    return *response.header("mcp-session-id");
+}
+
+/// POSTs `batch` in `session` with `extra` headers; returns the answer array.
+json::array post_batch(
+    std::uint16_t port, std::string const& session, std::string const& batch, header_pairs extra)
+{
+    extra.emplace_back("MCP-Protocol-Version", "2025-03-26");
+    auto response = mcp_post(port, batch, session, extra, "application/json");
+    INFO(response.body);
+    REQUIRE(response.status == 200);
+    auto answer = json::parse(response.body);
+    REQUIRE(answer.is_array());
+    return answer.as_array();
+}
+
+} // namespace
+
+TEST_CASE("third review 4: a batch element sees the connection's narrowing as a single message "
+          "does",
+    "[hardening][review3]")
+{
+    fake_platform platform;
+    spawn_options env;
+    env.env = { "DEPLOY_ACCESS_TOKEN=zqDeployToken-S3CR3T" };
+    http_server_process server(toolgate_bin,
+        { "--toolkits", "DeployApi", "--base-url", "DeployApi=" + platform.url(""), "--ca-file",
+            fake_platform::ca_file() },
+        env);
+    auto const port = server.port();
+    auto const remove
+        = call_request("7", "DeployApi_DeleteProject", R"({"project_identifier_or_name":"p1"})");
+    auto const [header, value] = GENERATE(table<std::string, std::string>({
+        { "Toolgate-Read-Only", "1" },
+        { "Toolgate-Tools", "DeployApi.Get*" },
+        { "Toolgate-Toolkits", "DeployApi:read" },
+    }));
+    INFO(header << ": " << value);
+    header_pairs const narrowed { { header, value } };
+    auto const session = open_batch_session(port, narrowed);
+    // Alone, the DELETE is refused; as a one-element batch it gets the same refusal.
+    auto alone = mcp_post(port, remove, session,
+        { { header, value }, { "MCP-Protocol-Version", "2025-03-26" } }, "application/json");
+    auto const refusal = json::parse(alone.body).as_object();
+    REQUIRE(refusal.contains("error"));
+    auto const batch = post_batch(port, session, "[" + remove + "]", narrowed);
+    REQUIRE(batch.size() == 1);
+    CHECK(batch[0] == refusal);
+    // The listing in a batch is the connection's too.
+    auto const listed = post_batch(
+        port, session, R"([{"jsonrpc":"2.0","id":8,"method":"tools/list"}])", narrowed);
+    CHECK(json::serialize(listed).find("DeployApi_DeleteProject") == std::string::npos);
+    CHECK(platform.request_count() == 0);
+}
+
+TEST_CASE("third review 3: a batch's calls count against the caller's --max-inflight-per-principal",
+    "[hardening][review3]")
+{
+    temp_dir dir;
+    write_file(dir.file("tokens"), "alice " + alice + "\nbob " + bob + "\n");
+    http_server_process server(
+        test_bin, { "--auth-token-file", dir.file("tokens"), "--max-inflight-per-principal", "1" });
+    auto const port = server.port();
+    header_pairs const as_alice { { "Authorization", "Bearer " + alice } };
+    auto const session = open_batch_session(port, as_alice);
+    // alice's one place is taken by a slow call...
+    auto slow = std::async(std::launch::async, [&] {
+        auto headers = modern_headers("tools/call", "Test_Slow");
+        headers.emplace_back("Authorization", "Bearer " + alice);
+        return mcp_post(port,
+            call_request("1", "Test_Slow", R"({"ms":3000,"steps":1})", modern_meta()), {}, headers);
+    });
+    std::this_thread::sleep_for(500ms);
+    // ...so a call in her batch is refused, as it would be alone.
+    auto const batch = post_batch(
+        port, session, "[" + call_request("2", "Test_Echo", R"({"n":1})") + "]", as_alice);
+    REQUIRE(batch.size() == 1);
+    CHECK_THAT(json::serialize(batch[0]), Catch::Contains("--max-inflight-per-principal"));
+    // bob is not affected.
+    auto headers = modern_headers("tools/call", "Test_Echo");
+    headers.emplace_back("Authorization", "Bearer " + bob);
+    auto other
+        = mcp_post(port, call_request("3", "Test_Echo", R"({"n":1})", modern_meta()), {}, headers);
+    CHECK(other.status == 200);
+    CHECK_THAT(other.body, !Catch::Contains("--max-inflight-per-principal"));
+    CHECK(slow.get().status == 200);
 }
