@@ -3,6 +3,7 @@
 // server. Each failed on the code before its fix.
 #include "credentials/credentials_support.hpp"
 #include "credentials/token_store.hpp"
+#include "gunzip.hpp"
 #include "integration/integration_support.hpp"
 #include "support/fake_auth_server.hpp"
 #include "support/fake_platform.hpp"
@@ -11,7 +12,9 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <fstream>
 #include <future>
+#include <map>
 #include <sys/file.h>
 #include <thread>
 
@@ -454,4 +457,188 @@ TEST_CASE("third review 3: a batch's calls count against the caller's --max-infl
     CHECK(other.status == 200);
     CHECK_THAT(other.body, !Catch::Contains("--max-inflight-per-principal"));
     CHECK(slow.get().status == 200);
+}
+
+namespace {
+
+/// A stateless tools/list as the connection choosing `tools` (Toolgate-Tools, full mode).
+http_response list_choosing(std::uint16_t port, std::string const& tools, bool gzip)
+{
+    auto headers = modern_headers("tools/list");
+    headers.emplace_back("Toolgate-Tools", tools);
+    headers.emplace_back("Toolgate-Tool-Mode", "full");
+    if (gzip) {
+        headers.emplace_back("Accept-Encoding", "gzip");
+    }
+    auto const body
+        = R"({"jsonrpc":"2.0","id":1,"method":"tools/list","params":{)" + modern_meta() + "}}";
+    return mcp_post(port, body, {}, headers, "application/json");
+}
+
+/// The answer's body as sent before any content coding.
+std::string decoded(http_response const& response)
+{
+    auto const* coding = response.header("content-encoding");
+    if (coding == nullptr) {
+        return response.body;
+    }
+    REQUIRE(*coding == "gzip");
+    auto text = gunzip(response.body);
+    REQUIRE(text.has_value());
+    return *text;
+}
+
+/// Resident memory of process `pid` in MiB (/proc/<pid>/status VmRSS).
+long resident_mib(pid_t pid)
+{
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    std::string line;
+    while (std::getline(status, line)) {
+        if (line.starts_with("VmRSS:")) {
+            return std::stol(line.substr(6)) / 1024;
+        }
+    }
+    FAIL("no VmRSS for " << pid);
+    return 0;
+}
+
+/// The catalogue's tool names (wire spelling), of `toolkit` or of all (--list-tools prints
+/// one tool a line, its dotted name first).
+std::vector<std::string> tools_of(std::string const& toolkit = {})
+{
+    std::vector<std::string> args = { "--list-tools" };
+    if (!toolkit.empty()) {
+        args.insert(args.end(), { "--toolkit", toolkit });
+    }
+    child_process list(toolgate_bin, args);
+    std::vector<std::string> out;
+    while (auto line = list.read_line(10s)) {
+        auto name = line->substr(0, line->find(' '));
+        if (auto const dot = name.find('.'); dot != std::string::npos) {
+            name[dot] = '_';
+            out.push_back(std::move(name));
+        }
+    }
+    return out;
+}
+
+std::string joined(std::vector<std::string> const& items)
+{
+    std::string out;
+    for (auto const& item : items) {
+        out += (out.empty() ? "" : ",") + item;
+    }
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("third review 5: per-connection choices do not pin memory: 192 distinct listings "
+          "leave resident memory bounded",
+    "[hardening][review3]")
+{
+    http_server_process server(toolgate_bin, {});
+    auto const port = server.port();
+    auto const all = tools_of();
+    REQUIRE(all.size() > 192);
+    REQUIRE(list_choosing(port, "*", true).status == 200); // the first listing's own memory
+    auto const before = resident_mib(server.process().pid());
+    // Each choice lists all 1150 tools (about 900 KB a listing) and is a new view. Before
+    // the fix the first 64 were kept with their pages and compressed forms: +140 MiB.
+    for (std::size_t i = 0; i < 192; ++i) {
+        auto const response = list_choosing(port, "*," + all[i], true);
+        INFO(response.body.substr(0, 300));
+        REQUIRE(response.status == 200);
+    }
+    auto const after = resident_mib(server.process().pid());
+    INFO("resident " << before << " MiB -> " << after << " MiB");
+    CHECK(after - before < 80);
+}
+
+TEST_CASE("third review 7: tool pattern lists are deduplicated and bounded before any "
+          "matching",
+    "[hardening][review3]")
+{
+    http_server_process server(toolgate_bin, {});
+    auto const port = server.port();
+    auto const all = tools_of();
+    // 100 distinct names: past the bound, a 400 that names it.
+    std::vector<std::string> many(all.begin(), all.begin() + 100);
+    auto const refused = list_choosing(port, joined(many), false);
+    CHECK(refused.status == 400);
+    CHECK_THAT(refused.body,
+        Catch::Contains("at most 64 distinct items") && Catch::Contains("Toolgate-Tools"));
+    // Long patterns count by their bytes.
+    std::vector<std::string> long_ones;
+    for (std::size_t i = 0; i < 40; ++i) {
+        long_ones.push_back(all[i] + std::string(120, '*'));
+    }
+    CHECK(list_choosing(port, joined(long_ones), false).status == 400);
+    // A thousand copies of one glob (14 KB, near the header limit) are one pattern: served.
+    std::vector<std::string> copies(1000, "StoreApi_Get*");
+    auto const served = list_choosing(port, joined(copies), false);
+    INFO(served.body.substr(0, 300));
+    CHECK(served.status == 200);
+    CHECK_THAT(served.body, Catch::Contains("StoreApi_GetFolderDetails"));
+    // At the bound itself, the choice is served.
+    std::vector<std::string> bounded(all.begin(), all.begin() + 64);
+    CHECK(list_choosing(port, joined(bounded), false).status == 200);
+}
+
+TEST_CASE("third review 9: a compressed listing is never another view's, whatever its length "
+          "and address",
+    "[hardening][review3]")
+{
+    http_server_process server(toolgate_bin, {});
+    auto const port = server.port();
+    auto const all = tools_of();
+    // Fill the place kept for per-connection views with small listings (under the size that
+    // is compressed): views chosen after them were built per request and freed at once.
+    for (std::size_t i = 0; i < 70; ++i) {
+        REQUIRE(list_choosing(port, all[i], true).status == 200);
+    }
+    // Listings of equal length and different content: a toolkit without one of its tools,
+    // and two toolkits without one tool of either.
+    std::map<std::size_t, std::vector<std::pair<std::string, std::string>>> by_length;
+    auto const engine = tools_of("CoreEngineApi");
+    auto const search = tools_of("SearchApi");
+    auto const add = [&](std::vector<std::string> const& kit, std::string const& other) {
+        for (std::size_t skip = 0; skip < kit.size(); ++skip) {
+            std::vector<std::string> chosen;
+            for (std::size_t i = 0; i < kit.size(); ++i) {
+                if (i != skip) {
+                    chosen.push_back(kit[i]);
+                }
+            }
+            if (!other.empty()) {
+                chosen.push_back(other);
+            }
+            auto const tools = joined(chosen);
+            auto const plain = list_choosing(port, tools, false);
+            REQUIRE(plain.status == 200);
+            by_length[plain.body.size()].emplace_back(tools, plain.body);
+        }
+    };
+    add(engine, "");
+    add(search, "");
+    add(engine, "SearchApi.*");
+    add(search, "CoreEngineApi.*");
+    std::size_t pairs = 0;
+    for (auto const& [length, listings] : by_length) {
+        for (std::size_t a = 0; a + 1 < listings.size(); ++a) {
+            auto const& [tools_a, text_a] = listings[a];
+            auto const& [tools_b, text_b] = listings[a + 1];
+            if (text_a == text_b) {
+                continue;
+            }
+            ++pairs;
+            INFO("length " << length << ": " << tools_a << " / " << tools_b);
+            // Each twice, so each is compressed wherever compression is kept for a second use.
+            for (int round = 0; round < 2; ++round) {
+                CHECK(decoded(list_choosing(port, tools_a, true)) == text_a);
+                CHECK(decoded(list_choosing(port, tools_b, true)) == text_b);
+            }
+        }
+    }
+    REQUIRE(pairs > 0);
 }
