@@ -220,6 +220,23 @@ std::unique_ptr<transport::http_listener> make_metrics_listener(
         ioc, address->first, address->second, handler, limits);
 }
 
+/// The metrics port follows the MCP port's rule (security review 3, item 16): off loopback,
+/// either clients authenticate, or the operator said the metrics are for anyone.
+void check_metrics_exposure(config const& cfg, client_auth const* auth)
+{
+    if (cfg.metrics_listen.empty()
+        || is_loopback_address(parse_listen_address(cfg.metrics_listen)->first) || auth
+        || cfg.metrics_public || cfg.allow_unauthenticated) {
+        return;
+    }
+    throw std::runtime_error(fmt::format(
+        "--metrics-listen {} is not a loopback address and client authentication is not "
+        "configured, so anyone who reaches it reads the metrics; bind it to 127.0.0.1, set "
+        "--auth-token-file or --oauth-jwks-file, or pass --metrics-public to serve them to "
+        "anyone who reaches that address",
+        cfg.metrics_listen));
+}
+
 } // namespace
 
 int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
@@ -236,6 +253,7 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
         spdlog::warn(
             "serving {} without client authentication (--allow-unauthenticated)", cfg.host);
     }
+    check_metrics_exposure(cfg, auth.get());
     // Per-client credentials need to know who the client is (issue 14 item 5).
     if (!auth && (!cfg.credentials_file.empty() || cfg.per_request_credentials)) {
         throw std::runtime_error(

@@ -642,3 +642,54 @@ TEST_CASE("third review 9: a compressed listing is never another view's, whateve
     }
     REQUIRE(pairs > 0);
 }
+
+TEST_CASE("third review 16: a metrics port off loopback without client authentication needs "
+          "--metrics-public",
+    "[hardening][review3]")
+{
+    temp_dir dir;
+    std::vector<std::string> const base = { "--transport", "http", "--port", "0", "--token-store",
+        dir.file("tokens.json"), "--metrics-listen", "0.0.0.0:0" };
+    child_process refused(toolgate_bin, base);
+    auto const status = refused.wait_exit(10s);
+    REQUIRE(status);
+    CHECK(*status == 2);
+    CHECK_THAT(refused.stderr_text(),
+        Catch::Contains("--metrics-listen 0.0.0.0:0") && Catch::Contains("--metrics-public"));
+    // Said explicitly, or with client authentication, it starts.
+    auto with_flag = base;
+    with_flag.emplace_back("--metrics-public");
+    child_process public_metrics(toolgate_bin, with_flag);
+    CHECK(public_metrics.wait_stderr("metrics at http://0.0.0.0:", 10s));
+    write_file(dir.file("tokens"), "zqMetricsClient-S3CR3T-0123456789\n");
+    auto with_auth = base;
+    with_auth.insert(with_auth.end(), { "--auth-token-file", dir.file("tokens") });
+    child_process authenticated(toolgate_bin, with_auth);
+    CHECK(authenticated.wait_stderr("metrics at http://0.0.0.0:", 10s));
+}
+
+TEST_CASE("third review 17: a --config file others can read may not hold a secret",
+    "[hardening][review3]")
+{
+    temp_dir dir;
+    auto const config = dir.file("toolgate.toml");
+    write_file(
+        config, "session-key = \"zqSessionKey-S3CR3T-0123456789\"\nlog-level = \"debug\"\n", 0644);
+    std::vector<std::string> const args = { "--transport", "http", "--port", "0", "--config",
+        config, "--token-store", dir.file("tokens.json") };
+    child_process refused(toolgate_bin, args);
+    auto const status = refused.wait_exit(10s);
+    REQUIRE(status);
+    CHECK(*status == 2);
+    CHECK_THAT(refused.stderr_text(),
+        Catch::Contains("session-key is a secret") && Catch::Contains("mode 0644")
+            && Catch::Contains("TOOLGATE_SESSION_KEY"));
+    CHECK(refused.stderr_text().find("S3CR3T") == std::string::npos);
+    // Private, it is taken; open to others without a secret in it, too.
+    ::chmod(config.c_str(), 0600);
+    child_process private_file(toolgate_bin, args);
+    CHECK(private_file.wait_stderr("serving MCP", 10s));
+    write_file(config, "log-level = \"debug\"\n", 0644);
+    child_process no_secret(toolgate_bin, args);
+    CHECK(no_secret.wait_stderr("serving MCP", 10s));
+}
