@@ -249,7 +249,9 @@ service make_catalogue_service(config const& cfg, boost::asio::io_context& ioc)
     warn_short_secrets(*credentials);
     warn_unrenewable(*hub);
     toolkits::execution_options execution;
-    execution.allow_insecure_upstream = cfg.allow_insecure_upstream;
+    execution.url_secrets.allow_insecure_http = cfg.allow_insecure_upstream;
+    execution.url_secrets.client_hosts = cfg.client_host_allow;
+    execution.url_secrets.client_private_addresses = cfg.client_host_allow_private;
     auto executor = std::make_shared<toolkits::http_executor>(*client, *credentials,
         read_overrides(cfg), toolkits::shaping_options {}, execution, hub->tokens());
     auto provider = std::make_unique<toolkits::catalogue_provider>(sel, *executor);

@@ -318,6 +318,15 @@ std::optional<config> parse_config(
     app.add_flag("--per-request-credentials", c.per_request_credentials,
         "HTTP with client authentication: a request may bring secrets in "
         "Toolgate-Secret-<VARIABLE> headers, used for that request only");
+    app.add_option("--client-host-allow", c.client_host_allow,
+           "a host (glob, e.g. '*.freshservice.com' or 'vectordb.example.com') that a "
+           "client's own secret may name (VECTORDB_SERVER_URL, DESK_SUBDOMAIN); repeatable; "
+           "none: clients name no host")
+        ->delimiter(',')
+        ->envname("TOOLGATE_CLIENT_HOST_ALLOW");
+    app.add_flag("--client-host-allow-private", c.client_host_allow_private,
+        "hosts allowed by --client-host-allow may be, or resolve to, loopback, private or "
+        "link-local addresses (an internal network's)");
     credentials::add_auth_commands(app, c.auth);
 
     app.add_option("--log-level", c.log_level, "stderr log level")

@@ -89,6 +89,9 @@ struct config {
     std::string credentials_file; ///< each client principal's own secrets
     bool shared_credentials = false; ///< clients without their own use the server's
     bool per_request_credentials = false; ///< Toolgate-Secret-<VARIABLE> request headers
+    /// Host globs a client's own secret (VECTORDB_SERVER_URL, DESK_SUBDOMAIN) may name.
+    std::vector<std::string> client_host_allow;
+    bool client_host_allow_private = false; ///< ... even at loopback/private/link-local addresses
 
     /// `toolgate auth <action> [Toolkit]` (credentials/auth_cli.hpp); action "" : serve.
     credentials::auth_command auth;

@@ -225,12 +225,13 @@ common::checked<std::shared_ptr<toolkits::call_credentials const>> credential_hu
         layers.push_back(it->second);
     }
     auto creds = std::make_shared<toolkits::call_credentials>();
+    auto const client_layers = layers.size(); // the request's and the principal's own
     if (settings_.shared) {
         layers.push_back(server_secrets_);
         creds->tokens = tokens_;
     }
     creds->secrets = std::make_shared<toolkits::layered_credentials const>(
-        std::move(layers), per_client_hint());
+        std::move(layers), per_client_hint(), client_layers);
     return std::shared_ptr<toolkits::call_credentials const>(std::move(creds));
 }
 

@@ -49,26 +49,39 @@ std::optional<std::string> fixed_credentials::find(std::string_view variable) co
     return it->second;
 }
 
-std::optional<std::string> layered_credentials::find(std::string_view variable) const
+std::size_t layered_credentials::supplier(std::string_view variable) const
 {
     auto const siblings = toolkit_secrets_with(variable);
-    for (auto const& layer : layers_) {
+    for (std::size_t i = 0; i < layers_.size(); ++i) {
+        auto const& layer = layers_[i];
         if (!layer) {
             continue;
         }
-        if (auto value = layer->find(variable)) {
-            return value;
+        if (layer->find(variable)) {
+            return i;
         }
         // The first layer holding any of the toolkit's secrets supplies all of them: what it
         // lacks stays missing. Taken from a layer below, a client's VECTORDB_SERVER_URL would
         // receive the server's VECTORDB_API_KEY (security review 3, item 1).
         for (auto sibling : siblings) {
             if (sibling != variable && layer->find(sibling)) {
-                return std::nullopt;
+                return layers_.size();
             }
         }
     }
-    return std::nullopt;
+    return layers_.size();
+}
+
+std::optional<std::string> layered_credentials::find(std::string_view variable) const
+{
+    auto const i = supplier(variable);
+    return i < layers_.size() ? layers_[i]->find(variable) : std::nullopt;
+}
+
+bool layered_credentials::from_client(std::string_view variable) const
+{
+    auto const i = supplier(variable);
+    return i < layers_.size() && (i < client_layers_ || layers_[i]->from_client(variable));
 }
 
 std::string layered_credentials::missing_hint(bool plural) const

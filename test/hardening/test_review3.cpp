@@ -15,6 +15,7 @@
 #include <fstream>
 #include <future>
 #include <map>
+#include <memory>
 #include <sys/file.h>
 #include <thread>
 
@@ -692,4 +693,57 @@ TEST_CASE("third review 17: a --config file others can read may not hold a secre
     write_file(config, "log-level = \"debug\"\n", 0644);
     child_process no_secret(toolgate_bin, args);
     CHECK(no_secret.wait_stderr("serving MCP", 10s));
+}
+
+TEST_CASE("third review 2: a host a client's secret names must be allowed, and public unless "
+          "allowed too",
+    "[hardening][review3]")
+{
+    fake_platform internal; // a service on the server's own machine
+    temp_dir dir;
+    write_file(dir.file("clients.tokens"), "carol " + carol + "\n");
+    auto const serve_with = [&](std::vector<std::string> extra) {
+        std::vector<std::string> args = { "--toolkits", "VectorDbApi", "--auth-token-file",
+            dir.file("clients.tokens"), "--per-request-credentials", "--ca-file",
+            fake_platform::ca_file(), "--token-store", dir.file("tokens.json") };
+        args.insert(args.end(), extra.begin(), extra.end());
+        return std::make_unique<http_server_process>(toolgate_bin, args);
+    };
+    auto const call_naming = [&](http_server_process& server, std::string const& url) {
+        return result_text(
+            call_over_http(server.port(), carol, "VectorDbApi_GetAuthenticatedUserInfo", "{}",
+                { { "Toolgate-Secret-VECTORDB_SERVER_URL", url },
+                    { "Toolgate-Secret-VECTORDB_API_KEY", "zqCarolVectorKey-S3CR3T" } }));
+    };
+    auto const by_address = internal.url("");
+    auto const by_name = internal.url("", "localhost");
+
+    // No host allowed: the client names none.
+    auto none = serve_with({});
+    auto const refused = call_naming(*none, by_address);
+    CHECK_THAT(
+        refused, Catch::Contains("VECTORDB_SERVER_URL") && Catch::Contains("--client-host-allow"));
+    CHECK(refused.find("127.0.0.1") == std::string::npos);
+
+    // Allowed by name, but the address is loopback: refused when connecting, whether the host
+    // is written as the address or as a name that resolves to it.
+    auto named = serve_with({ "--client-host-allow", "127.0.0.1,localhost" });
+    for (auto const& url : { by_address, by_name }) {
+        auto const text = call_naming(*named, url);
+        INFO(text);
+        CHECK_THAT(
+            text, Catch::Contains("VECTORDB_SERVER_URL") && Catch::Contains("loopback, private"));
+        CHECK(text.find("127.0.0.1") == std::string::npos);
+        CHECK(text.find("localhost") == std::string::npos);
+    }
+    CHECK(internal.request_count() == 0);
+
+    // The operator allows the internal network too: the call goes there with the client's key.
+    auto open = serve_with({ "--client-host-allow", "127.0.0.1", "--client-host-allow-private" });
+    auto const served = call_naming(*open, by_address);
+    CHECK_THAT(served, Catch::Contains("ok"));
+    REQUIRE(internal.request_count() == 1);
+    CHECK(internal.requests()[0].header("Authorization") == "Bearer zqCarolVectorKey-S3CR3T");
+    // Only the hosts allowed: another name is still refused.
+    CHECK_THAT(call_naming(*open, by_name), Catch::Contains("--client-host-allow"));
 }

@@ -284,6 +284,15 @@ TEST_CASE("third review 1: the first layer with any of a toolkit's secrets suppl
     // Toolkits the client supplies nothing for, and variables of no toolkit, fall through.
     CHECK(layers.find("DEPLOY_ACCESS_TOKEN") == "server-deploy");
     CHECK(layers.find("UNRELATED") == "server-value");
+    // Third review 2: whose value it is decides how far a host it names is trusted.
+    layered_credentials marked({ client, server }, {}, 1);
+    CHECK(marked.from_client("VECTORDB_SERVER_URL"));
+    CHECK_FALSE(marked.from_client("DEPLOY_ACCESS_TOKEN"));
+    CHECK_FALSE(marked.from_client("VECTORDB_API_KEY")); // supplied by nobody
+    CHECK_FALSE(layers.from_client("VECTORDB_SERVER_URL")); // no client layer given
+    overlay_credentials with_token(marked, "VECTORDB_SERVER_URL", "https://token.example.test");
+    CHECK_FALSE(with_token.from_client("VECTORDB_SERVER_URL"));
+    CHECK(with_token.from_client("KANBAN_API_KEY"));
 }
 
 TEST_CASE("CoreEngineApi's user-JWT arguments are optional: the server's ENGINE_USER_TOKEN goes "
