@@ -1,7 +1,10 @@
-// Streamable HTTP mode: the listener, sessions and endpoint on a small thread pool.
-#include "app/allocator.hpp"
+// Streamable HTTP mode: the listener, sessions and endpoint on a small thread pool, the
+// operator's endpoint, and the lifecycle that ends them.
 #include "app/app.hpp"
+#include "app/http_banner.hpp"
+#include "app/lifecycle.hpp"
 #include "app/served_protocol.hpp"
+#include "app/state_store.hpp"
 #include "auth/client_auth.hpp"
 #include "credentials/credential_hub.hpp"
 #include "mcp/http_endpoint.hpp"
@@ -18,13 +21,10 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <boost/json/serialize.hpp>
-#include <boost/json/value_from.hpp>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <atomic>
-#include <functional>
 #include <optional>
 #include <thread>
 
@@ -36,18 +36,11 @@ using mcp::session_registry;
 
 namespace {
 
-/// The client-authentication part of the configuration.
+/// Client authentication's options, with the bind address it judges a wildcard by.
 auth::client_auth_options client_auth_options_of(config const& cfg)
 {
-    auth::client_auth_options options;
-    options.token_file = cfg.auth_token_file;
-    options.jwks_file = cfg.oauth_jwks_file;
-    options.issuer = cfg.oauth_issuer;
-    options.audience = cfg.oauth_audience;
-    options.authorization_servers = cfg.oauth_authorization_servers;
-    options.scopes = cfg.oauth_scopes;
-    options.leeway = cfg.oauth_leeway;
-    options.host = cfg.host;
+    auto options = cfg.client_auth;
+    options.host = cfg.http.host;
     return options;
 }
 
@@ -56,162 +49,160 @@ bool is_loopback_address(std::string const& host)
     return host == "127.0.0.1" || host == "::1" || host.starts_with("127.");
 }
 
+/// The metrics port follows the MCP port's rule (security review 3, item 16): off loopback,
+/// either clients authenticate, or the operator said the metrics are for anyone.
+void check_metrics_exposure(config const& cfg, client_auth const* auth)
+{
+    auto const& listen = cfg.ops.metrics_listen;
+    if (listen.empty() || is_loopback_address(parse_listen_address(listen)->first) || auth
+        || cfg.ops.metrics_public || cfg.http.allow_unauthenticated) {
+        return;
+    }
+    throw std::runtime_error(fmt::format(
+        "--metrics-listen {} is not a loopback address and client authentication is not "
+        "configured, so anyone who reaches it reads the metrics; bind it to 127.0.0.1, set "
+        "--auth-token-file or --oauth-jwks-file, or pass --metrics-public to serve them to "
+        "anyone who reaches that address",
+        listen));
+}
+
+/// Who may reach this server, and with what: refuses (throws) an exposed bind without client
+/// authentication and per-client credentials without it; says what is in force.
+void check_exposure(config const& cfg, client_auth const* auth, service const& svc)
+{
+    auto const& host = cfg.http.host;
+    auto const& creds = cfg.credentials;
+    if (!is_loopback_address(host) && !auth && !cfg.http.allow_unauthenticated) {
+        throw std::runtime_error(fmt::format(
+            "--host {} is not a loopback address and client authentication is not configured; "
+            "set --auth-token-file or --oauth-jwks-file, bind 127.0.0.1, or pass "
+            "--allow-unauthenticated behind a trusted proxy",
+            host));
+    }
+    if (!is_loopback_address(host) && !auth) {
+        spdlog::warn("serving {} without client authentication (--allow-unauthenticated)", host);
+    }
+    check_metrics_exposure(cfg, auth);
+    // Per-client credentials need to know who the client is (issue 14 item 5).
+    if (!auth && (!creds.credentials_file.empty() || creds.per_request)) {
+        throw std::runtime_error(
+            "--credentials-file and --per-request-credentials need client authentication "
+            "(--auth-token-file, TOOLGATE_AUTH_TOKENS or --oauth-jwks-file)");
+    }
+    if (svc.credentials && svc.credentials->multi_user()) {
+        spdlog::info("platform credentials per client{}{}; the server's own {}",
+            creds.credentials_file.empty() ? "" : " (credentials file)",
+            creds.per_request ? " (Toolgate-Secret-* headers)" : "",
+            creds.shared ? "serve clients without their own (--shared-credentials)"
+                         : "serve no client");
+    }
+    if (auth && !is_loopback_address(host)) {
+        // A12: bearer tokens need TLS; toolgate speaks plain HTTP, so a proxy must add it.
+        spdlog::info(
+            "client authentication on; terminate TLS in front of {}:{} (A12)", host, cfg.http.port);
+    }
+}
+
+transport::session_signer signer_of(mcp::session_options const& o)
+{
+    transport::session_signer signer(o.key);
+    if (signer.has_random_key()) {
+        spdlog::debug("session ids are signed with a random key; set --session-key (or "
+                      "TOOLGATE_SESSION_KEY) to share sessions between replicas");
+    }
+    return signer;
+}
+
 ops::session_gauges gauges_of(session_registry const& sessions)
 {
     auto const c = sessions.counts();
     return { c.live, c.opened, c.adopted, c.deleted, c.expired, c.evicted };
 }
 
-asio::awaitable<void> sweep_sessions(session_registry& sessions, router& r,
-    std::chrono::seconds every, std::atomic<bool> const& stopping)
+/// Runs until the io_context stops (the end of the lifecycle).
+asio::awaitable<void> sweep_sessions(
+    session_registry& sessions, router& r, std::chrono::seconds every)
 {
     asio::steady_timer timer(co_await asio::this_coro::executor);
-    while (!stopping) {
+    for (;;) {
         timer.expires_after(every);
         co_await timer.async_wait(asio::as_tuple(asio::use_awaitable));
         sessions.expire_idle(r);
     }
 }
 
-/// `arg` as one shell word: kept as it is when plain, else single-quoted.
-std::string shell_word(std::string const& arg)
-{
-    bool const plain = !arg.empty()
-        && arg.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                                 "0123456789_./,:=+@%-")
-            == std::string::npos;
-    if (plain) {
-        return arg;
-    }
-    std::string out = "'";
-    for (char c : arg) {
-        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    }
-    return out + "'";
-}
-
-std::string url_host(std::string const& host)
-{
-    return host.find(':') != std::string::npos ? "[" + host + "]" : host;
-}
-
-void print_banner(config const& cfg, std::uint16_t port, std::string const& summary,
-    client_auth const* auth, std::uint16_t metrics_port)
-{
-    auto const url = fmt::format("http://{}:{}{}", url_host(cfg.host), port, cfg.path);
-    if (!cfg.metrics_listen.empty()) {
-        auto const address = parse_listen_address(cfg.metrics_listen);
-        spdlog::info("metrics at http://{}:{}/metrics{}", url_host(address->first), metrics_port,
-            cfg.metrics_public ? "" : " (client authentication as on the MCP port)");
-    }
-    spdlog::info("memory allocator: {}", memory_allocator());
-    spdlog::info("toolgate {} serving MCP (Streamable HTTP) at {}", toolgate_version(), url);
-    spdlog::info("{}", summary);
-    if (!auth) {
-        spdlog::info(
-            "connect: npx @modelcontextprotocol/inspector --cli {} --method tools/list", url);
-    } else if (!auth->oauth()) {
-        spdlog::info("connect with a token of --auth-token-file: npx @modelcontextprotocol/"
-                     "inspector --cli {} --method tools/list --header \"Authorization: Bearer "
-                     "<token>\" (static bearer tokens; there is no OAuth sign-in)",
-            url);
-    } else {
-        spdlog::info("connect with an access token from {}: npx @modelcontextprotocol/inspector "
-                     "--cli {} --method tools/list --header \"Authorization: Bearer <token>\"",
-            cfg.oauth_issuer, url);
-    }
-    // The same tools over stdio, for a desktop client: the flags in force, as a shell command
-    // and as the JSON `args` list a client's configuration file takes (one argument each).
-    auto const args = stdio_arguments(cfg);
-    std::string command = "toolgate";
-    for (auto const& a : args) {
-        command += ' ' + shell_word(a);
-    }
-    spdlog::info("the same tools over stdio: {}{}; Ctrl-C stops this server", command,
-        args.empty() ? std::string(" (no arguments)")
-                     : fmt::format(" (a client's JSON configuration: \"command\": "
-                                   "\"toolgate\", \"args\": {})",
-                         boost::json::serialize(boost::json::value_from(args))));
-}
-
-/// SIGTERM/SIGINT in HTTP mode: stop accepting (idle keep-alive connections close), poll
-/// until no request is being answered or the grace period ends, then cancel what is left
-/// (session calls, and every connection closed so stateless calls are cancelled) and stop the
-/// io_context after a short bounded wait.
-class graceful_stop {
+/// HTTP's part in the lifecycle: the listeners, the sessions and the router.
+class http_mode final : public served_mode {
 public:
-    graceful_stop(asio::io_context& ioc, transport::http_listener& listener,
-        transport::http_listener* metrics_listener, session_registry& sessions, router& r,
-        std::chrono::seconds grace)
-        : ioc_(ioc)
+    http_mode(router& r, session_registry& sessions, transport::http_listener& listener,
+        transport::http_listener* metrics_listener, client_auth* auth, config const& cfg,
+        credentials::credential_hub* platform_credentials)
+        : router_(r)
+        , sessions_(sessions)
         , listener_(listener)
         , metrics_listener_(metrics_listener)
-        , sessions_(sessions)
-        , router_(r)
-        , timer_(ioc)
-        , deadline_(std::chrono::steady_clock::time_point::max())
-        , grace_(grace)
+        , auth_(auth)
+        , cfg_(cfg)
+        , credentials_(platform_credentials)
     {
     }
 
-    void begin()
+    /// SIGHUP: read the token file and the JWKS again (rotation without a restart), and the
+    /// platform credentials.
+    void reload() override
     {
-        if (begun_) {
-            return;
+        if (!auth_) {
+            spdlog::info("SIGHUP: no client authentication is configured; nothing to reload");
+        } else {
+            try {
+                spdlog::info("SIGHUP: client authentication reloaded: {}",
+                    auth_->reload(client_auth_options_of(cfg_)));
+            } catch (std::exception const& e) {
+                spdlog::error("SIGHUP: client authentication not reloaded: {}", e.what());
+            }
         }
-        begun_ = true;
-        deadline_ = std::chrono::steady_clock::now() + grace_;
+        if (credentials_) {
+            spdlog::info("SIGHUP: platform credentials reloaded: {}", credentials_->reload());
+        }
+    }
+    /// Idle keep-alive connections close; a connection answering a request finishes it.
+    void stop_accepting() override
+    {
         router_.refuse_new_calls();
         listener_.stop();
         if (metrics_listener_) {
             metrics_listener_->stop();
         }
-        poll();
     }
+    /// Every call's ticket given back, then every answer written.
+    asio::awaitable<void> drained() override
+    {
+        co_await router_.until_idle();
+        co_await listener_.until_idle();
+    }
+    /// Session calls through their sessions; stateless calls by closing their connections.
+    void cancel_in_flight() override
+    {
+        sessions_.cancel_all(router_);
+        listener_.close_all();
+    }
+    std::size_t in_flight() const override { return router_.inflight(); }
 
 private:
-    void poll()
-    {
-        auto const now = std::chrono::steady_clock::now();
-        if (listener_.active_requests() == 0 && router_.inflight() == 0) {
-            ioc_.stop();
-            return;
-        }
-        if (!cancelled_ && now >= deadline_) {
-            cancelled_ = true;
-            spdlog::warn(
-                "shutdown: grace period over; cancelling {} call(s) in flight", router_.inflight());
-            sessions_.cancel_all(router_);
-            listener_.close_all();
-            deadline_ = now + std::chrono::seconds(2); // cancelled calls unwind quickly
-        } else if (cancelled_ && now >= deadline_) {
-            spdlog::warn("shutdown: {} call(s) and {} request(s) still running 2 s after "
-                         "cancellation; stopping anyway",
-                router_.inflight(), listener_.active_requests());
-            ioc_.stop();
-            return;
-        }
-        timer_.expires_after(std::chrono::milliseconds(20));
-        timer_.async_wait([this](boost::system::error_code) { poll(); });
-    }
-
-    asio::io_context& ioc_;
+    router& router_;
+    session_registry& sessions_;
     transport::http_listener& listener_;
     transport::http_listener* metrics_listener_;
-    session_registry& sessions_;
-    router& router_;
-    asio::steady_timer timer_;
-    std::chrono::steady_clock::time_point deadline_;
-    std::chrono::seconds grace_;
-    bool cancelled_ = false;
-    bool begun_ = false;
+    client_auth* auth_;
+    config const& cfg_;
+    credentials::credential_hub* credentials_;
 };
 
 /// The listener of --metrics-listen (set): a few connections, GET only.
 std::unique_ptr<transport::http_listener> make_metrics_listener(
     config const& cfg, asio::io_context& ioc, transport::http_handler& handler)
 {
-    auto const address = parse_listen_address(cfg.metrics_listen);
+    auto const address = parse_listen_address(cfg.ops.metrics_listen);
     transport::http_limits limits;
     limits.max_body_bytes = 64 * 1024; // GET only
     limits.max_connections = 64;
@@ -220,21 +211,147 @@ std::unique_ptr<transport::http_listener> make_metrics_listener(
         ioc, address->first, address->second, handler, limits);
 }
 
-/// The metrics port follows the MCP port's rule (security review 3, item 16): off loopback,
-/// either clients authenticate, or the operator said the metrics are for anyone.
-void check_metrics_exposure(config const& cfg, client_auth const* auth)
+/// Everything HTTP mode serves with, built in order (members are initialised in declaration
+/// order, each from those before it) and listening once constructed.
+class http_server {
+public:
+    http_server(
+        config const& cfg, asio::io_context& ioc, service& svc, std::unique_ptr<client_auth> auth);
+    int run();
+
+private:
+    mcp::endpoint_options endpoint_options_of();
+    void start_metrics_port();
+
+    config const& cfg_;
+    asio::io_context& ioc_;
+    service& svc_;
+    std::unique_ptr<client_auth> auth_;
+    served_protocol stack_;
+    router router_;
+    session_registry sessions_;
+    transport::origin_policy origins_;
+    /// Label sets from the router's tools: the service's and the discovery meta-tools.
+    ops::server_metrics metrics_;
+    store_command_counter store_commands_ { metrics_.store() }; ///< --state-store's commands
+    /// Ready once listening with the catalogue loaded; not ready from the first stop signal.
+    std::atomic<bool> ready_ { false };
+    mcp::mcp_http_endpoint endpoint_;
+    transport::http_listener listener_;
+    std::optional<ops::ops_endpoint> ops_endpoint_;
+    std::unique_ptr<transport::http_listener> metrics_listener_;
+};
+
+http_server::http_server(
+    config const& cfg, asio::io_context& ioc, service& svc, std::unique_ptr<client_auth> auth)
+    : cfg_(cfg)
+    , ioc_(ioc)
+    , svc_(svc)
+    , auth_(std::move(auth))
+    , stack_(cfg, svc)
+    , router_(stack_.provider(), stack_.dispatcher(), cfg.limits)
+    , sessions_(ioc.get_executor(), signer_of(cfg.sessions), cfg.sessions.idle_timeout,
+          cfg.sessions.max_age)
+    , origins_(cfg.http.allowed_origins)
+    , metrics_(stack_.provider().tools(), toolgate_version())
+    , endpoint_(router_, sessions_, origins_, endpoint_options_of())
+    , listener_(ioc, cfg.http.host, cfg.http.port, endpoint_, cfg.http.limits)
 {
-    if (cfg.metrics_listen.empty()
-        || is_loopback_address(parse_listen_address(cfg.metrics_listen)->first) || auth
-        || cfg.metrics_public || cfg.allow_unauthenticated) {
+    router_.set_request_states(mcp::make_request_states(cfg.sessions.key));
+    sessions_.set_max_sessions(cfg.sessions.max_sessions);
+    sessions_.set_max_sessions_per_principal(cfg.sessions.max_per_principal);
+    std::function<ops::store_gauges()> store_gauges;
+    if (svc.store) {
+        // --state-store: a DELETE on any replica is final on all; the store's health is shown.
+        sessions_.share_ended_ids(std::make_shared<state::redis_ended_ids>(svc.store));
+        svc.store->set_observer(&store_commands_);
+        store_gauges = [store = svc.store] { return store_gauges_of(*store); };
+    }
+    // Metrics: every call, upstream request and listing counts from here on.
+    router_.set_observer(&metrics_);
+    if (svc.upstream) {
+        svc.upstream->set_observer(&metrics_.upstream_observer());
+    }
+    listener_.start();
+    start_metrics_port();
+    metrics_.set_sources({ &listener_, svc.upstream, [this] { return gauges_of(sessions_); },
+        [this] { return router_.inflight(); }, &ready_, std::move(store_gauges) });
+    if (auth_ && auth_->resource().empty()) {
+        // Default audience: the URL we serve, now that the port is known (before any request).
+        auth_->set_resource(auth::canonical_url(cfg.http.host, listener_.port(), cfg.http.path));
+    }
+    if (auth_) {
+        spdlog::info("client authentication: {} static token(s){}", auth_->static_token_count(),
+            auth_->oauth() ? fmt::format("; OAuth resource {}", auth_->resource()) : std::string());
+    }
+}
+
+mcp::endpoint_options http_server::endpoint_options_of()
+{
+    mcp::endpoint_options o { cfg_.http.path, is_loopback_address(cfg_.http.host), auth_.get(),
+        &stack_.views() };
+    o.ops.ready = &ready_;
+    o.ops.metrics = cfg_.ops.metrics_listen.empty() ? &metrics_ : nullptr;
+    o.ops.metrics_public = cfg_.ops.metrics_public;
+    o.credentials = svc_.credentials.get();
+    if (svc_.store) {
+        o.ops.store_connected = [store = svc_.store] { return store->status().connected; };
+    }
+    return o;
+}
+
+/// --metrics-listen: /metrics, /healthz and /readyz on a port of their own.
+void http_server::start_metrics_port()
+{
+    if (cfg_.ops.metrics_listen.empty()) {
         return;
     }
-    throw std::runtime_error(fmt::format(
-        "--metrics-listen {} is not a loopback address and client authentication is not "
-        "configured, so anyone who reaches it reads the metrics; bind it to 127.0.0.1, set "
-        "--auth-token-file or --oauth-jwks-file, or pass --metrics-public to serve them to "
-        "anyone who reaches that address",
-        cfg.metrics_listen));
+    auto const address = parse_listen_address(cfg_.ops.metrics_listen);
+    ops_endpoint_.emplace(ops::ops_options { &ready_, &metrics_, cfg_.ops.metrics_public,
+                              auth_.get(), endpoint_options_of().ops.store_connected },
+        origins_, is_loopback_address(address->first));
+    metrics_listener_ = make_metrics_listener(cfg_, ioc_, *ops_endpoint_);
+    metrics_listener_->start();
+}
+
+int http_server::run()
+{
+    auto const sweep_every = std::min<std::chrono::seconds>(
+        cfg_.sessions.idle_timeout / 2 + std::chrono::seconds(1), std::chrono::seconds(30));
+    asio::co_spawn(ioc_, sweep_sessions(sessions_, router_, sweep_every),
+        transport::logged { "session sweeper" });
+    // docs/decisions.md "Shutdown": the lifecycle stops accepting, lets in-flight calls finish
+    // within the grace period, then cancels them; the process exits 0.
+    asio::signal_set signals(ioc_, SIGINT, SIGTERM, SIGHUP);
+    http_mode mode(router_, sessions_, listener_, metrics_listener_.get(), auth_.get(), cfg_,
+        svc_.credentials.get());
+    auto options = cfg_.lifecycle;
+    options.ready = &ready_;
+    asio::co_spawn(
+        ioc_, run_lifecycle(signals, mode, options), [this](std::exception_ptr const& error) {
+            transport::log_root_failure("lifecycle", error);
+            ioc_.stop();
+        });
+    // Last: whoever waits for the banner (a supervisor, a test) may signal at once, and the
+    // signal set above must be in place by then.
+    ready_ = true;
+    print_banner(cfg_, listener_.port(), svc_.summary + "; " + stack_.views().mode_summary(),
+        auth_.get(), metrics_listener_ ? metrics_listener_->port() : std::uint16_t(0));
+    std::vector<std::thread> workers;
+    for (unsigned i = 1; i < cfg_.http.threads; ++i) {
+        workers.emplace_back([this] { ioc_.run(); });
+    }
+    ioc_.run();
+    for (auto& t : workers) {
+        t.join();
+    }
+    if (svc_.upstream) {
+        svc_.upstream->set_observer(nullptr); // the metrics end with this object
+    }
+    if (svc_.store) {
+        svc_.store->set_observer(nullptr);
+    }
+    return 0;
 }
 
 } // namespace
@@ -242,191 +359,9 @@ void check_metrics_exposure(config const& cfg, client_auth const* auth)
 int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
 {
     auto auth = client_auth::from_options(client_auth_options_of(cfg));
-    if (!is_loopback_address(cfg.host) && !auth && !cfg.allow_unauthenticated) {
-        throw std::runtime_error(fmt::format(
-            "--host {} is not a loopback address and client authentication is not configured; "
-            "set --auth-token-file or --oauth-jwks-file, bind 127.0.0.1, or pass "
-            "--allow-unauthenticated behind a trusted proxy",
-            cfg.host));
-    }
-    if (!is_loopback_address(cfg.host) && !auth) {
-        spdlog::warn(
-            "serving {} without client authentication (--allow-unauthenticated)", cfg.host);
-    }
-    check_metrics_exposure(cfg, auth.get());
-    // Per-client credentials need to know who the client is (issue 14 item 5).
-    if (!auth && (!cfg.credentials_file.empty() || cfg.per_request_credentials)) {
-        throw std::runtime_error(
-            "--credentials-file and --per-request-credentials need client authentication "
-            "(--auth-token-file, TOOLGATE_AUTH_TOKENS or --oauth-jwks-file)");
-    }
-    if (svc.credentials && svc.credentials->multi_user()) {
-        spdlog::info("platform credentials per client{}{}; the server's own {}",
-            cfg.credentials_file.empty() ? "" : " (credentials file)",
-            cfg.per_request_credentials ? " (Toolgate-Secret-* headers)" : "",
-            cfg.shared_credentials ? "serve clients without their own "
-                                     "(--shared-credentials)"
-                                   : "serve no client");
-    }
-    if (auth && !is_loopback_address(cfg.host)) {
-        // A12: bearer tokens need TLS; toolgate speaks plain HTTP, so a proxy must add it.
-        spdlog::info(
-            "client authentication on; terminate TLS in front of {}:{} (A12)", cfg.host, cfg.port);
-    }
-    served_protocol stack(cfg, svc);
-    router r(stack.provider(), stack.dispatcher(),
-        { cfg.max_depth, cfg.max_inflight_per_session, cfg.max_inflight,
-            cfg.max_inflight_per_principal });
-
-    transport::session_signer signer(cfg.session_key);
-    if (signer.has_random_key()) {
-        spdlog::debug("session ids are signed with a random key; set --session-key (or "
-                      "TOOLGATE_SESSION_KEY) to share sessions between replicas");
-    }
-    session_registry sessions(
-        ioc.get_executor(), std::move(signer), cfg.session_idle_timeout, cfg.session_max_age);
-    sessions.set_max_sessions(cfg.max_sessions);
-    sessions.set_max_sessions_per_principal(cfg.max_sessions_per_principal);
-    transport::origin_policy origins(cfg.allowed_origins);
-    // Metrics: every call, upstream request and listing counts from here on.
-    // Label sets from the router's tools: the service's and the discovery meta-tools.
-    ops::server_metrics metrics(stack.provider().tools(), toolgate_version());
-    r.set_observer(&metrics);
-    if (svc.upstream) {
-        svc.upstream->set_observer(&metrics.upstream_observer());
-    }
-    // Ready once listening with the catalogue loaded (it is: the provider exists); not ready
-    // from the moment shutdown begins.
-    std::atomic<bool> ready { false };
-    mcp::endpoint_options mcp_options { cfg.path, is_loopback_address(cfg.host), auth.get(),
-        &stack.views() };
-    mcp_options.ops.ready = &ready;
-    mcp_options.ops.metrics = cfg.metrics_listen.empty() ? &metrics : nullptr;
-    mcp_options.ops.metrics_public = cfg.metrics_public;
-    mcp_options.credentials = svc.credentials.get();
-    mcp::mcp_http_endpoint endpoint(r, sessions, origins, mcp_options);
-    transport::http_limits limits;
-    limits.max_body_bytes = cfg.max_body_bytes;
-    limits.header_timeout = cfg.header_timeout;
-    limits.body_timeout = cfg.body_timeout;
-    limits.idle_timeout = cfg.idle_timeout;
-    limits.max_header_bytes = cfg.max_header_bytes;
-    limits.max_connections = cfg.max_connections;
-    limits.max_connections_per_address = cfg.max_connections_per_address;
-    transport::http_listener listener(ioc, cfg.host, cfg.port, endpoint, limits);
-    listener.start();
-    // --metrics-listen: /metrics, /healthz and /readyz on a port of their own.
-    std::optional<ops::ops_endpoint> ops_endpoint;
-    std::unique_ptr<transport::http_listener> metrics_listener;
-    if (!cfg.metrics_listen.empty()) {
-        ops_endpoint.emplace(ops::ops_options { &ready, &metrics, cfg.metrics_public, auth.get() },
-            origins, is_loopback_address(parse_listen_address(cfg.metrics_listen)->first));
-        metrics_listener = make_metrics_listener(cfg, ioc, *ops_endpoint);
-        metrics_listener->start();
-    }
-    metrics.set_sources({ &listener, svc.upstream, [&sessions] { return gauges_of(sessions); },
-        [&r] { return r.inflight(); }, &ready });
-    if (auth && auth->resource().empty()) {
-        // Default audience: the URL we serve, now that the port is known (before any request).
-        auth->set_resource(auth::canonical_url(cfg.host, listener.port(), cfg.path));
-    }
-    if (auth) {
-        spdlog::info("client authentication: {} static token(s){}", auth->static_token_count(),
-            auth->oauth() ? fmt::format("; OAuth resource {}", auth->resource()) : std::string());
-    }
-
-    std::atomic<bool> stopping { false };
-    auto const sweep_every = std::min<std::chrono::seconds>(
-        cfg.session_idle_timeout / 2 + std::chrono::seconds(1), std::chrono::seconds(30));
-    asio::co_spawn(ioc, sweep_sessions(sessions, r, sweep_every, stopping),
-        transport::logged { "session sweeper" });
-    asio::signal_set signals(ioc, SIGINT, SIGTERM);
-    graceful_stop shutdown { ioc, listener, metrics_listener.get(), sessions, r,
-        cfg.shutdown_grace };
-    auto const stop_now = [&](int sig) {
-        // docs/decisions.md: stop accepting, let in-flight calls finish within a grace period, then
-        // cancel them, exit 0.
-        spdlog::info("signal {}: no longer accepting; waiting up to {} s for {} open "
-                     "request(s)",
-            sig, cfg.shutdown_grace.count(), listener.active_requests());
-        shutdown.begin();
-    };
-    // --drain-delay: /readyz says 503 at once, but requests are still served for that long,
-    // so a load balancer polling /readyz stops sending new ones before the listener closes.
-    // A second signal ends the delay.
-    asio::steady_timer drain_timer(ioc);
-    std::function<void()> await_signal = [&] {
-        signals.async_wait([&](boost::system::error_code ec, int sig) {
-            if (ec) {
-                return;
-            }
-            bool const first = ready.exchange(false);
-            stopping = true;
-            if (!first || cfg.drain_delay.count() == 0) {
-                drain_timer.cancel();
-                stop_now(sig);
-                return;
-            }
-            spdlog::info("signal {}: draining: /readyz answers 503; still serving for {} s", sig,
-                cfg.drain_delay.count());
-            drain_timer.expires_after(cfg.drain_delay);
-            drain_timer.async_wait([&, sig](boost::system::error_code wait_ec) {
-                if (!wait_ec) {
-                    stop_now(sig);
-                }
-            });
-            await_signal(); // a second signal stops at once
-        });
-    };
-    await_signal();
-
-    // SIGHUP: read the token file and the JWKS again (rotation without a restart). A wait
-    // still pending at shutdown does not hold the io_context: graceful_stop stops it.
-    asio::signal_set hangups(ioc, SIGHUP);
-    std::function<void()> await_hangup = [&] {
-        hangups.async_wait([&](boost::system::error_code ec, int) {
-            if (ec) {
-                return;
-            }
-            if (!auth) {
-                spdlog::info("SIGHUP: no client authentication is configured; nothing to reload");
-            } else {
-                try {
-                    spdlog::info("SIGHUP: client authentication reloaded: {}",
-                        auth->reload(client_auth_options_of(cfg)));
-                } catch (std::exception const& e) {
-                    spdlog::error("SIGHUP: client authentication not reloaded: {}", e.what());
-                }
-            }
-            if (svc.credentials) {
-                spdlog::info(
-                    "SIGHUP: platform credentials reloaded: {}", svc.credentials->reload());
-            }
-            if (!stopping) {
-                await_hangup();
-            }
-        });
-    };
-    await_hangup();
-
-    // Last: whoever waits for the banner (a supervisor, a test) may signal at once, and the
-    // handlers above must be in place by then.
-    ready = true;
-    print_banner(cfg, listener.port(), svc.summary + "; " + stack.views().mode_summary(),
-        auth.get(), metrics_listener ? metrics_listener->port() : std::uint16_t(0));
-
-    std::vector<std::thread> workers;
-    for (unsigned i = 1; i < cfg.threads; ++i) {
-        workers.emplace_back([&ioc] { ioc.run(); });
-    }
-    ioc.run();
-    for (auto& t : workers) {
-        t.join();
-    }
-    if (svc.upstream) {
-        svc.upstream->set_observer(nullptr); // `metrics` ends with this scope
-    }
-    return 0;
+    check_exposure(cfg, auth.get(), svc);
+    http_server server(cfg, ioc, svc, std::move(auth));
+    return server.run();
 }
 
 } // namespace toolgate::app

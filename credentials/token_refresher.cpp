@@ -12,7 +12,6 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
-#include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -35,6 +34,7 @@ struct token_refresher::flight {
     /// Set when a 401 to a token not yet expired started it: the refused token.
     std::string forced_by;
     token_answer answer;
+    common::checked<bool> changed = false; ///< a read of the store: what reload_if_changed says
     /// Each waiting coroutine's executor and completion handler.
     std::vector<std::pair<asio::any_io_executor, asio::any_completion_handler<void()>>> waiters;
 };
@@ -45,9 +45,10 @@ struct token_refresher::state {
     /// Toolkits whose sign-in the authorization server refused for good, with the message.
     std::map<std::string, std::string, std::less<>> refused;
     std::map<std::string, std::shared_ptr<flight>, std::less<>> flights;
+    std::shared_ptr<flight> reading; ///< a read of the store in progress, shared by its callers
     std::map<std::string, oauth_client, std::less<>> clients;
-    std::optional<std::timespec> seen_modified;
     std::int64_t last_check = 0;
+    std::string unreadable; ///< why the last read of the store failed ("" : it did not)
     /// Per toolkit, the token the last renewal forced by a 401 gave, and the pause before
     /// another forced renewal may replace it (security review 3, item 11).
     struct forced_renewal {
@@ -56,10 +57,8 @@ struct token_refresher::state {
         std::int64_t not_before = 0;
     };
     std::map<std::string, forced_renewal, std::less<>> forced;
-    /// Per toolkit, since when another process has held the renewal lock.
+    /// Per toolkit, since when another process or replica has held the renewal.
     std::map<std::string, std::int64_t, std::less<>> lock_busy_since;
-    /// File reads and writes happen here, off the threads that serve requests.
-    asio::thread_pool files { 1 };
 };
 
 namespace {
@@ -88,69 +87,6 @@ token_answer failed(std::string text)
     return { token_answer::kind::failed, std::move(text) };
 }
 
-/// The token file as read, with its modification time.
-struct stored_tokens {
-    token_entries entries;
-    std::optional<std::timespec> modified;
-};
-
-/// Reads the token file (on the file thread).
-asio::awaitable<common::checked<stored_tokens>> read_file(token_file file)
-{
-    try {
-        stored_tokens out;
-        out.modified = file.modified();
-        out.entries = file.load();
-        co_return out;
-    } catch (std::exception const& e) {
-        co_return common::problem_of(e.what());
-    }
-}
-
-/// A try for a toolkit's renewal lock: the lock (null when another process holds it) and,
-/// when taken, the store read under it.
-struct lock_attempt {
-    std::shared_ptr<token_lock> held;
-    common::checked<token_entries> on_disk = token_entries {};
-
-    bool busy() const { return !held && on_disk.has_value(); }
-};
-
-/// On the file thread: takes `toolkit`'s renewal lock if it is free and reads the store.
-asio::awaitable<lock_attempt> try_lock_and_read(token_file file, std::string toolkit)
-{
-    lock_attempt out;
-    try {
-        out.held = file.try_renewal_lock(toolkit);
-        if (out.held) {
-            out.on_disk = file.load();
-        }
-    } catch (std::exception const& e) {
-        out.on_disk = common::problem_of(e.what());
-    }
-    co_return out;
-}
-
-/// Saves `toolkit`'s entry (on the file thread).
-asio::awaitable<common::checked<void>> write_file(
-    token_file file, std::string toolkit, token_entry entry)
-{
-    try {
-        file.update(toolkit, entry);
-        co_return common::checked<void> {};
-    } catch (std::exception const& e) {
-        co_return common::problem_of(e.what());
-    }
-}
-
-bool same_time(std::optional<std::timespec> const& a, std::optional<std::timespec> const& b)
-{
-    if (a.has_value() != b.has_value()) {
-        return false;
-    }
-    return !a || (a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec);
-}
-
 } // namespace
 
 /// Resumes a waiter on its own executor.
@@ -174,8 +110,21 @@ template <class Handler> void join_flight::operator()(Handler&& handler) const
 token_refresher::token_refresher(transport::outbound_client& client, token_file file,
     secrets_provider client_secrets, oauth_client::clock now, bool allow_insecure,
     std::chrono::milliseconds lock_wait)
+    : token_refresher(client, make_file_backend(file), std::move(client_secrets), std::move(now),
+        allow_insecure, lock_wait)
+{
+    file_ = std::move(file);
+    shared_ = false;
+    state_->entries = file_.load();
+}
+
+token_refresher::token_refresher(transport::outbound_client& client,
+    std::shared_ptr<token_backend> backend, secrets_provider client_secrets,
+    oauth_client::clock now, bool allow_insecure, std::chrono::milliseconds lock_wait)
     : client_(client)
-    , file_(std::move(file))
+    , file_(token_file::default_path())
+    , backend_(std::move(backend))
+    , shared_(true)
     , client_secrets_(std::move(client_secrets))
     , now_(std::move(now))
     , lock_wait_(lock_wait)
@@ -185,14 +134,9 @@ token_refresher::token_refresher(transport::outbound_client& client, token_file 
         state_->clients.emplace(std::string(provider.toolkit),
             oauth_client(client_, provider, endpoints_for(provider, allow_insecure), now_));
     }
-    state_->seen_modified = file_.modified();
-    state_->entries = file_.load();
 }
 
-token_refresher::~token_refresher()
-{
-    state_->files.join();
-}
+token_refresher::~token_refresher() = default;
 
 oauth_client& token_refresher::client_for(std::string_view toolkit)
 {
@@ -213,8 +157,15 @@ token_entries token_refresher::snapshot() const
 
 std::string token_refresher::reload()
 {
+    if (shared_) {
+        // Never a blocking read here (SIGHUP is handled on an I/O thread): the next call that
+        // needs a toolkit without tokens reads the store again.
+        std::lock_guard lock(state_->mutex);
+        state_->refused.clear();
+        state_->last_check = 0;
+        return "read from the state store as calls need them";
+    }
     auto fresh = file_.load(); // throws, keeping what we have
-    auto const modified = file_.modified();
     std::lock_guard lock(state_->mutex);
     std::vector<std::string> parts;
     for (auto const& [name, entry] : fresh) {
@@ -232,36 +183,96 @@ std::string token_refresher::reload()
     }
     state_->entries = std::move(fresh);
     state_->refused.clear();
-    state_->seen_modified = modified;
     return parts.empty() ? std::string("no sign-ins") : fmt::format("{}", fmt::join(parts, ", "));
 }
 
-asio::awaitable<bool> token_refresher::reload_if_changed()
+asio::awaitable<common::checked<void>> token_refresher::reread()
 {
-    // A sign-in made while the server runs (`toolgate auth login`) is picked up the first
-    // time a call needs it; looking at most once a second keeps a missing sign-in cheap.
-    auto const now = now_();
-    {
-        std::lock_guard lock(state_->mutex);
-        if (state_->last_check == now) {
-            co_return false;
-        }
-        state_->last_check = now;
-    }
-    auto stored = co_await asio::co_spawn(state_->files, read_file(file_), asio::use_awaitable);
+    auto stored = co_await backend_->read();
     if (!stored) {
-        spdlog::warn("token store not reread: {}", stored.error().message);
-        co_return false;
+        co_return stored.error();
     }
     std::lock_guard lock(state_->mutex);
-    if (same_time(stored->modified, state_->seen_modified)) {
-        co_return false;
-    }
-    state_->seen_modified = stored->modified;
-    state_->entries = std::move(stored->entries);
+    state_->entries = std::move(*stored);
     state_->refused.clear();
-    spdlog::info("token store {} changed on disk: reread", file_.path());
-    co_return true;
+    co_return common::checked<void> {};
+}
+
+asio::awaitable<common::checked<bool>> token_refresher::reload_if_changed()
+{
+    // A sign-in made while the server runs (`toolgate auth login`, or another replica's) is
+    // picked up the first time a call needs it; looking at most once a second keeps a missing
+    // sign-in cheap. Calls arriving during a read wait for it rather than answer "not signed in".
+    auto const now = now_();
+    auto const executor = co_await asio::this_coro::executor;
+    std::shared_ptr<flight> f;
+    {
+        std::lock_guard lock(state_->mutex);
+        if (state_->reading) {
+            f = state_->reading;
+        } else if (state_->last_check == now) {
+            if (!state_->unreadable.empty()) {
+                co_return common::problem_of(state_->unreadable);
+            }
+            co_return false;
+        } else {
+            state_->last_check = now;
+            f = state_->reading = std::make_shared<flight>();
+            // Its own coroutine: a caller cancelled meanwhile does not strand the others.
+            auto self = shared_from_this();
+            asio::co_spawn(executor, self->read_store(f), [self](std::exception_ptr const& e) {
+                transport::log_root_failure("token store read", e);
+            });
+        }
+    }
+    join_flight join { f };
+    co_await asio::async_initiate<decltype(asio::use_awaitable), void()>(join, asio::use_awaitable);
+    // Copied out before co_return: g++ 12 returned the initial value when `co_return
+    // f->changed` ran with the lock guard in scope.
+    common::checked<bool> out = false;
+    {
+        std::lock_guard lock(f->mutex);
+        out = f->changed;
+    }
+    co_return out;
+}
+
+asio::awaitable<void> token_refresher::read_store(std::shared_ptr<flight> f)
+{
+    common::checked<bool> changed = false;
+    auto stored = co_await backend_->read();
+    {
+        std::lock_guard lock(state_->mutex);
+        state_->reading.reset();
+        if (!stored) {
+            spdlog::warn("{} not reread: {}", backend_->where(), stored.error().message);
+            if (shared_) {
+                // The shared store: say so, rather than "not signed in", which may be untrue.
+                state_->unreadable
+                    = fmt::format("the shared token store cannot be read ({}); call again later",
+                        stored.error().message);
+                changed = common::problem_of(state_->unreadable);
+            } // the file: as if not signed in (the warning says why)
+        } else {
+            state_->unreadable.clear();
+            if (*stored != state_->entries) {
+                state_->entries = std::move(*stored);
+                state_->refused.clear();
+                spdlog::info("{} changed: reread", backend_->where());
+                changed = true;
+            }
+        }
+    }
+    decltype(f->waiters) waiters;
+    {
+        std::lock_guard lock(f->mutex);
+        f->done = true;
+        f->changed = std::move(changed);
+        waiters.swap(f->waiters);
+    }
+    for (auto& [ex, handler] : waiters) {
+        wake(ex, std::move(handler));
+    }
 }
 
 token_refresher::step token_refresher::next_step(
@@ -312,7 +323,12 @@ asio::awaitable<token_answer> token_refresher::access_token(
         if (!next.signed_in || !next.refusal.empty()) {
             if (!reread) {
                 reread = true;
-                if (co_await reload_if_changed()) {
+                auto changed = co_await reload_if_changed();
+                if (!changed) {
+                    co_return failed(
+                        fmt::format("{}: {}; nothing was sent", toolkit, changed.error().message));
+                }
+                if (*changed) {
                     continue;
                 }
             }
@@ -386,17 +402,15 @@ void token_refresher::remember_forced(
     }
 }
 
-token_answer token_refresher::lock_busy(std::string const& toolkit, token_entry const& entry)
+std::int64_t token_refresher::held_elsewhere_for(std::string const& toolkit, bool busy)
 {
-    spdlog::warn(
-        "{}: another process holds the token store's renewal lock; not renewing now", toolkit);
-    if (entry.expires_at == 0 || now_() < entry.expires_at) {
-        return token_answer { token_answer::kind::token, entry.access_token };
+    std::lock_guard lock(state_->mutex);
+    if (!busy) {
+        state_->lock_busy_since.erase(toolkit);
+        return 0;
     }
-    return failed(fmt::format("{}: the access token has expired, and another toolgate process "
-                              "is renewing it now (it holds the token store's renewal lock); "
-                              "call again shortly; nothing was sent",
-        toolkit));
+    auto const since = state_->lock_busy_since.try_emplace(toolkit, now_()).first->second;
+    return now_() - since;
 }
 
 void token_refresher::publish(
@@ -420,60 +434,80 @@ void token_refresher::publish(
 
 asio::awaitable<void> token_refresher::save(std::string toolkit, token_entry entry)
 {
-    auto saved = co_await asio::co_spawn(
-        state_->files, write_file(file_, toolkit, entry), asio::use_awaitable);
+    auto saved = co_await backend_->write(toolkit, std::move(entry));
     if (!saved) {
         // The new tokens still serve this process; a restart would need a new sign-in.
         spdlog::error("{}: renewed tokens not saved: {}", toolkit, saved.error().message);
-        co_return;
     }
-    auto const modified = file_.modified();
-    std::lock_guard lock(state_->mutex);
-    state_->seen_modified = modified;
+}
+
+asio::awaitable<lock_attempt> token_refresher::hold_for_renewal(
+    std::string const& toolkit, token_entry const& entry, bool& use_current)
+{
+    lock_attempt attempt;
+    asio::steady_timer pause(co_await asio::this_coro::executor);
+    auto const give_up = std::chrono::steady_clock::now()
+        + std::min<std::chrono::milliseconds>(lock_wait_, backend_->patience());
+    for (;;) {
+        attempt = co_await backend_->try_hold(toolkit);
+        if (!attempt.busy()) {
+            co_return attempt;
+        }
+        // Another holds it: a token not yet expired serves meanwhile (it is only due for
+        // renewal); an expired one waits for the holder's new one, within the patience.
+        if (!entry.access_token.empty() && (entry.expires_at == 0 || now_() < entry.expires_at)) {
+            use_current = true;
+            co_return attempt;
+        }
+        if (std::chrono::steady_clock::now() >= give_up) {
+            co_return attempt;
+        }
+        pause.expires_after(std::chrono::milliseconds(shared_ ? 100 : 50));
+        co_await pause.async_wait(asio::as_tuple(asio::use_awaitable));
+    }
 }
 
 asio::awaitable<token_answer> token_refresher::renewal(std::string toolkit, token_entry entry)
 {
-    // Another process sharing the store (a second desktop client's toolgate, a sign-in) may
-    // have renewed already, or be renewing now: wait for its renewal lock, then reread the
-    // store under it. Spending a refresh token another process has spent would earn
-    // invalid_grant (the storage platform's are single-use; the accounting platform's rotate).
-    // The wait is short (lock_wait_), so a held lock never keeps calls past --call-timeout
-    // (security review 3, item 13); a lock held for longer than stuck_lock_after over
-    // several calls is taken to belong to a stuck process.
-    lock_attempt attempt;
-    asio::steady_timer pause(co_await asio::this_coro::executor);
-    auto const give_up = std::chrono::steady_clock::now() + lock_wait_;
-    for (;;) {
-        attempt = co_await asio::co_spawn(
-            state_->files, try_lock_and_read(file_, toolkit), asio::use_awaitable);
-        if (!attempt.busy() || std::chrono::steady_clock::now() >= give_up) {
-            break;
+    // Another process sharing the store (a second desktop client's toolgate, a sign-in, another
+    // replica) may have renewed already, or be renewing now: wait for its hold, then reread
+    // the store under it. Spending a refresh token another has spent would earn invalid_grant
+    // (the storage platform's are single-use; the accounting platform's rotate).
+    bool use_current = false;
+    auto attempt = co_await hold_for_renewal(toolkit, entry, use_current);
+    if (use_current) {
+        co_return token_answer { token_answer::kind::token, entry.access_token };
+    }
+    // A call waits for another's hold lock_wait_ at most, below --call-timeout (security review
+    // 3, item 13); until the hold has lasted the backend's patience over the calls that found
+    // it, they are told to come back.
+    auto const held_for = held_elsewhere_for(toolkit, attempt.busy());
+    if (attempt.busy() && held_for < backend_->patience().count()) {
+        co_return failed(fmt::format("{}: the access token has expired, and another toolgate "
+                                     "process or replica is renewing it now; call again "
+                                     "shortly; nothing was sent",
+            toolkit));
+    }
+    if (!attempt.stored) {
+        spdlog::warn("{}: the {} could not be reread before renewing: {}", toolkit,
+            backend_->where(), attempt.stored.error().message);
+        if (shared_) {
+            co_return failed(fmt::format("{}: the access token has expired and the shared "
+                                         "token store cannot be reached to renew it ({}); "
+                                         "call again later; nothing was sent",
+                toolkit, attempt.stored.error().message));
         }
-        pause.expires_after(std::chrono::milliseconds(50));
-        co_await pause.async_wait(asio::as_tuple(asio::use_awaitable));
-    }
-    std::int64_t busy_for = 0;
-    {
-        std::lock_guard lock(state_->mutex);
-        if (attempt.busy()) {
-            auto const since = state_->lock_busy_since.try_emplace(toolkit, now_()).first->second;
-            busy_for = now_() - since;
-        } else {
-            state_->lock_busy_since.erase(toolkit);
-        }
-    }
-    if (attempt.busy() && busy_for < stuck_lock_after) {
-        co_return lock_busy(toolkit, entry);
-    }
-    if (!attempt.on_disk) {
-        spdlog::warn("{}: the token store could not be reread before renewing: {}", toolkit,
-            attempt.on_disk.error().message);
     } else if (!attempt.held) {
+        if (!backend_->renews_after_patience()) {
+            co_return failed(fmt::format("{}: the access token has expired and another replica "
+                                         "has been renewing it for {} s; call again shortly; "
+                                         "nothing was sent",
+                toolkit, held_for));
+        }
         spdlog::warn("{}: another process has held the token store's renewal lock for {} s; "
                      "renewing anyway",
-            toolkit, busy_for);
-    } else if (auto it = attempt.on_disk->find(toolkit); it != attempt.on_disk->end()
+            toolkit, held_for);
+    } else if (auto it = attempt.stored->find(toolkit); it != attempt.stored->end()
                && it->second != entry && !it->second.access_token.empty()) {
         auto const& theirs = it->second;
         if (theirs.expires_at == 0 || now_() < theirs.expires_at - renew_margin(theirs)) {
@@ -484,6 +518,7 @@ asio::awaitable<token_answer> token_refresher::renewal(std::string toolkit, toke
         }
         entry = theirs; // its refresh token is the current one
     }
+    auto held = std::move(attempt.held); // kept until the renewed tokens are saved
     co_return co_await renew_with(toolkit, std::move(entry));
 }
 

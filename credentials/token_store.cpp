@@ -194,6 +194,40 @@ std::string str(json::object const& o, std::string_view key)
     return v && v->is_string() ? std::string(v->get_string()) : std::string();
 }
 
+/// What a sealed token of the file is bound to: its toolkit and field.
+std::string seal_context(std::string_view toolkit, std::string_view field)
+{
+    return fmt::format("toolgate-token-file/1\n{}\n{}", toolkit, field);
+}
+
+std::string sealed_or_plain(state::store_keys const* keys, std::string const& value,
+    std::string_view toolkit, std::string_view field)
+{
+    return keys ? state::seal(*keys, value, seal_context(toolkit, field)) : value;
+}
+
+/// A token as stored: opened when sealed (a plain one, written before a key was set, is read
+/// as it is and sealed at the next write).
+std::string opened(state::store_keys const* keys, std::string value, std::string_view toolkit,
+    std::string_view field, std::string const& path)
+{
+    if (!state::is_sealed(value)) {
+        return value;
+    }
+    if (keys == nullptr) {
+        throw std::invalid_argument(fmt::format("{} {}: its tokens are encrypted; set "
+                                                "TOOLGATE_STORE_KEY or --store-key-file to the "
+                                                "key that sealed them",
+            what, path));
+    }
+    auto plain = state::unseal(*keys, value, seal_context(toolkit, field));
+    if (!plain) {
+        throw std::invalid_argument(
+            fmt::format("{} {}: {}: {}", what, path, toolkit, plain.error().message));
+    }
+    return std::move(*plain);
+}
+
 std::int64_t num(json::object const& o, std::string_view key)
 {
     auto const* v = o.if_contains(key);
@@ -211,15 +245,15 @@ std::string token_file::default_path()
     return std::string(home && *home ? home : ".") + "/.local/state/toolgate/tokens.json";
 }
 
-std::string serialize_tokens(token_entries const& entries)
+std::string serialize_tokens(token_entries const& entries, state::store_keys const* keys)
 {
     json::object kits;
     for (auto const& [name, e] : entries) {
         json::object o;
         o["grant"] = e.grant;
-        o["access_token"] = e.access_token;
+        o["access_token"] = sealed_or_plain(keys, e.access_token, name, "access_token");
         if (!e.refresh_token.empty()) {
-            o["refresh_token"] = e.refresh_token;
+            o["refresh_token"] = sealed_or_plain(keys, e.refresh_token, name, "refresh_token");
         }
         o["expires_at"] = e.expires_at;
         o["obtained_at"] = e.obtained_at;
@@ -238,7 +272,8 @@ std::string serialize_tokens(token_entries const& entries)
     return json::serialize(doc) + "\n";
 }
 
-token_entries parse_tokens(std::string const& text, std::string const& path)
+token_entries parse_tokens(
+    std::string const& text, std::string const& path, state::store_keys const* keys)
 {
     boost::system::error_code ec;
     auto doc = json::parse(text, ec);
@@ -264,8 +299,8 @@ token_entries parse_tokens(std::string const& text, std::string const& path)
         auto const& o = value.get_object();
         token_entry e;
         e.grant = str(o, "grant");
-        e.access_token = str(o, "access_token");
-        e.refresh_token = str(o, "refresh_token");
+        e.access_token = opened(keys, str(o, "access_token"), name, "access_token", path);
+        e.refresh_token = opened(keys, str(o, "refresh_token"), name, "refresh_token", path);
         e.expires_at = num(o, "expires_at");
         e.obtained_at = num(o, "obtained_at");
         e.scope = str(o, "scope");
@@ -279,7 +314,7 @@ token_entries parse_tokens(std::string const& text, std::string const& path)
 token_entries token_file::load() const
 {
     auto text = read_store(path_);
-    return text ? parse_tokens(*text, path_) : token_entries {};
+    return text ? parse_tokens(*text, path_, keys_ ? &*keys_ : nullptr) : token_entries {};
 }
 
 std::optional<std::timespec> token_file::modified() const
@@ -347,7 +382,7 @@ void token_file::update(std::string const& toolkit, std::optional<token_entry> c
     } else {
         entries.erase(toolkit);
     }
-    auto const text = serialize_tokens(entries);
+    auto const text = serialize_tokens(entries, keys_ ? &*keys_ : nullptr);
 
     std::random_device random;
     auto const temp = fmt::format("{}.{}.{:08x}.tmp", path_, ::getpid(), random());

@@ -4,6 +4,8 @@
 // a sign-in and a running server can both write it. Its contents are never logged.
 #pragma once
 
+#include "state/sealing.hpp"
+
 #include <chrono>
 #include <cstdint>
 #include <ctime>
@@ -55,10 +57,15 @@ public:
     /// `$XDG_STATE_HOME/toolgate/tokens.json`, or `~/.local/state/toolgate/tokens.json`.
     static std::string default_path();
 
-    explicit token_file(std::string path)
+    /// With `keys`, the tokens in the file are sealed (state/sealing.hpp) and tokens written
+    /// before a key was set are still read; without, they are plain JSON as always, and a
+    /// sealed file is refused with a sentence saying to set the key.
+    explicit token_file(std::string path, std::optional<state::store_keys> keys = std::nullopt)
         : path_(std::move(path))
+        , keys_(std::move(keys))
     {
     }
+    bool sealed() const { return keys_.has_value(); }
     std::string const& path() const { return path_; }
 
     /// Every toolkit's entry; empty when the file does not exist yet. Throws
@@ -76,11 +83,14 @@ public:
 
 private:
     std::string path_;
+    std::optional<state::store_keys> keys_;
 };
 
-/// The JSON text of `entries` (the file's format), and back. parse throws
-/// std::invalid_argument on anything else.
-std::string serialize_tokens(token_entries const& entries);
-token_entries parse_tokens(std::string const& text, std::string const& path);
+/// The JSON text of `entries` (the file's format), and back; with `keys`, access and refresh
+/// tokens sealed. parse throws std::invalid_argument on anything else, a sealed token without
+/// `keys` and one that does not open (never quoting a token).
+std::string serialize_tokens(token_entries const& entries, state::store_keys const* keys = nullptr);
+token_entries parse_tokens(
+    std::string const& text, std::string const& path, state::store_keys const* keys = nullptr);
 
 } // namespace toolgate::credentials

@@ -43,6 +43,9 @@ public:
 
     boost::asio::awaitable<protocol::call_result> call(protocol::tool_descriptor const& tool,
         boost::json::object arguments, call_context& context) override;
+    /// The inner provider's answer for its tool, or for the one toolgate_call_tool names.
+    bool may_ask_client(
+        protocol::tool_descriptor const& tool, boost::json::object const& arguments) const override;
 
     /// How many of tools() are the inner provider's (the meta-tools follow them).
     std::size_t catalogue_size() const { return inner_count_; }

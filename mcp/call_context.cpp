@@ -60,6 +60,19 @@ void routed_call_context::report_progress(
     sink_->send(protocol::serialize_notification(protocol::names::progress, std::move(params)));
 }
 
+bool routed_call_context::lacks_sign_in(std::string_view toolkit) const
+{
+    if (scope_ == nullptr || steps_ == nullptr) {
+        return false;
+    }
+    for (auto const* step : *steps_) {
+        if (step->lacks_sign_in(*scope_, toolkit)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 void routed_call_context::log(protocol::log_level level, std::string_view logger, json::value data)
 {
     if (!threshold_ || level < *threshold_ || finished_) {

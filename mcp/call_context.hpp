@@ -2,6 +2,7 @@
 // caller's stream, filtered by what the request asked for.
 #pragma once
 
+#include "mcp/call_step.hpp"
 #include "protocol/log_level.hpp"
 #include "toolkits/tool_provider.hpp"
 #include "transport/message_sink.hpp"
@@ -13,6 +14,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace toolgate::mcp {
 
@@ -33,6 +35,16 @@ public:
     std::string_view traceparent() const override { return traceparent_; }
     std::string_view tracestate() const override { return tracestate_; }
     toolkits::call_credentials const* credentials() const override { return credentials_.get(); }
+    toolkits::client_interaction* interaction() override { return scope_; }
+    bool lacks_sign_in(std::string_view toolkit) const override;
+
+    /// The call's scope (its client_interaction) and the steps around it, which say what
+    /// sign-ins the caller lacks. Both outlive the context.
+    void set_scope(call_scope* scope, std::vector<call_step*> const* steps)
+    {
+        scope_ = scope;
+        steps_ = steps;
+    }
 
     /// After this, nothing more is sent for the call (progress must stop at the response).
     void finish() { finished_ = true; }
@@ -46,6 +58,8 @@ private:
     std::string traceparent_; ///< what goes upstream: the caller's trace, our span
     std::string tracestate_;
     std::shared_ptr<toolkits::call_credentials const> credentials_;
+    call_scope* scope_ = nullptr;
+    std::vector<call_step*> const* steps_ = nullptr;
     std::mutex mutex_;
     double last_progress_ = -1;
     std::atomic<bool> finished_ { false };

@@ -38,6 +38,12 @@ std::string conversation::negotiated_version() const
     return session_.version;
 }
 
+protocol::elicitation_modes conversation::elicitation() const
+{
+    std::lock_guard lock(mutex_);
+    return session_.elicitation;
+}
+
 bool conversation::takes_batches() const
 {
     std::lock_guard lock(mutex_);
@@ -48,6 +54,13 @@ boost::system::result<std::shared_ptr<inflight_call>, conversation::refusal>
 conversation::register_call(
     std::string const& key, asio::any_io_executor runs_on, std::size_t limit)
 {
+    return register_call(key, std::make_shared<inflight_call>(std::move(runs_on)), limit);
+}
+
+boost::system::result<std::shared_ptr<inflight_call>, conversation::refusal>
+conversation::register_call(
+    std::string const& key, std::shared_ptr<inflight_call> entry, std::size_t limit)
+{
     std::lock_guard lock(mutex_);
     if (inflight_.contains(key)) {
         return refusal::duplicate_id;
@@ -55,7 +68,6 @@ conversation::register_call(
     if (inflight_.size() >= limit) {
         return refusal::full;
     }
-    auto entry = std::make_shared<inflight_call>(std::move(runs_on));
     inflight_.emplace(key, entry);
     return entry;
 }
@@ -92,6 +104,13 @@ void conversation::cancel_all_calls()
     for (auto& entry : entries) {
         entry->cancel(entry);
     }
+}
+
+void conversation::end()
+{
+    cancel_all_calls();
+    requests_.close();
+    outbox_.close();
 }
 
 bool conversation::has_calls_in_flight() const

@@ -2,6 +2,8 @@
 // and the tool calls it has in flight, behind one lock that stays inside this class.
 #pragma once
 
+#include "mcp/client_requests.hpp"
+#include "mcp/unsolicited_outbox.hpp"
 #include "protocol/dispatcher.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
@@ -52,6 +54,14 @@ public:
     std::string negotiated_version() const;
     /// Whether JSON-RPC batches may be served: initialized with revision 2025-03-26.
     bool takes_batches() const;
+    /// The elicitation modes initialize declared (none before, and none for an adopted
+    /// session: its id does not carry them).
+    protocol::elicitation_modes elicitation() const;
+
+    /// Requests of the server to this client and their answers (2025 elicitation).
+    client_requests& requests() { return requests_; }
+    /// Messages to this client outside any of its requests.
+    unsolicited_outbox& outbox() { return outbox_; }
 
     /// A short hash of the HTTP session id, for logs ("" on stdio). Set once, before the
     /// session is registered, read-only afterwards.
@@ -63,11 +73,17 @@ public:
     /// Registers a call under `key` (its id as JSON text), to run on `runs_on`.
     boost::system::result<std::shared_ptr<inflight_call>, refusal> register_call(
         std::string const& key, boost::asio::any_io_executor runs_on, std::size_t limit);
+    /// The same for an entry the caller made (its signal already cancels the call).
+    boost::system::result<std::shared_ptr<inflight_call>, refusal> register_call(
+        std::string const& key, std::shared_ptr<inflight_call> entry, std::size_t limit);
     void unregister_call(std::string const& key);
     /// Cancels the call registered under `key`; an unknown key is ignored (CN2).
     void cancel_call(std::string const& key);
     /// Cancels every call in flight (stdin EOF, session end, shutdown).
     void cancel_all_calls();
+    /// The conversation is over: its calls are cancelled, the requests waiting for the client
+    /// end and its outbox closes.
+    void end();
     bool has_calls_in_flight() const;
 
 private:
@@ -76,6 +92,8 @@ private:
     protocol::legacy_session session_; ///< guarded by mutex_
     std::unordered_map<std::string, std::shared_ptr<inflight_call>> inflight_; ///< guarded
     std::string session_tag_;
+    client_requests requests_;
+    unsolicited_outbox outbox_;
 };
 
 } // namespace toolgate::mcp

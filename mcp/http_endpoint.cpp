@@ -8,6 +8,7 @@
 #include "common/ascii.hpp"
 #include "mcp/connection_choices.hpp"
 #include "mcp/http_answer.hpp"
+#include "mcp/standalone_stream.hpp"
 #include "protocol/names.hpp"
 #include "protocol/request_meta.hpp"
 #include "protocol/streamable_http.hpp"
@@ -276,8 +277,13 @@ asio::awaitable<void> mcp_http_endpoint::serve_mcp(http_request const& request, 
     } else if (request.method == "DELETE") {
         co_await remove(request, out, std::move(principal));
     } else {
-        // H19: no standalone server-to-client stream. The catalogue is fixed and toolgate
-        // never sends unsolicited messages, so GET has nothing to carry: 405.
+        // H19: a standalone stream only for a session that may be sent something unprompted
+        // (mcp/standalone_stream.hpp); every other GET has nothing to carry: 405.
+        bool const streamed
+            = co_await serve_standalone_stream(request, out, sessions_, router_, principal);
+        if (streamed) {
+            co_return;
+        }
         spdlog::debug("http: {} {} from {}: 405 (toolgate sends no unsolicited messages)",
             protocol::clipped(request.method, 16), request.path, request.peer);
         header_list headers = json_headers();
@@ -298,7 +304,7 @@ asio::awaitable<void> mcp_http_endpoint::remove(
                 "Bad Request: DELETE needs the Mcp-Session-Id header"));
         co_return;
     }
-    if (!sessions_.end(*id, router_, principal)) {
+    if (!co_await sessions_.end_shared(*id, router_, principal)) {
         co_await out.respond(404, json_headers(),
             protocol::serialize_error(
                 nullptr, protocol::error_code::invalid_request, "Session not found"));
@@ -355,7 +361,7 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
     }
     std::shared_ptr<conversation> conv;
     if (plain.session_id && work.kind != shttp::route::modern) {
-        conv = sessions_.find(std::string(*plain.session_id), principal);
+        conv = co_await sessions_.find_shared(std::string(*plain.session_id), principal, router_);
         if (!conv) {
             json::value const id = work.message ? work.message->id() : json::value();
             co_await send(out, shttp::session_not_found(work.kind, id));

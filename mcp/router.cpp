@@ -3,6 +3,7 @@
 #include "mcp/router.hpp"
 
 #include "mcp/call_context.hpp"
+#include "mcp/call_scope.hpp"
 #include "ops/log_redaction.hpp"
 #include "ops/logging.hpp"
 #include "protocol/names.hpp"
@@ -37,6 +38,43 @@ std::string log_id(json::value const& id)
     return protocol::clipped(json::serialize(id), 64);
 }
 
+/// Who and what a call's log line names besides the call itself.
+struct call_tags {
+    std::string_view request_id;
+    std::string_view span_id;
+    std::string_view session_tag;
+    std::string_view principal; ///< logged as a tag, never as it is
+};
+
+/// The call's one info line, key=value (README "Operations").
+void log_call_end(protocol::tool_call const& call, call_tags const& tags, ops::call_outcome outcome,
+    unsigned upstream_status, std::chrono::steady_clock::duration elapsed)
+{
+    static constexpr std::string_view outcome_text[]
+        = { "ok", "tool_error", "protocol_error", "cancelled" };
+    auto const dotted = std::string_view(call.tool->dotted_name);
+    auto const dot = dotted.find('.');
+    auto const toolkit = dot == std::string_view::npos ? std::string_view() : dotted.substr(0, dot);
+    auto const principal = ops::log_tag(tags.principal);
+    auto const id = log_id(call.id);
+    auto const ms = std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count();
+    std::string_view trace_id;
+    std::string_view parent_id;
+    if (call.trace) {
+        trace_id = call.trace->trace_id();
+        parent_id = call.trace->parent_id();
+    }
+    auto const status = upstream_status > 0
+        ? ops::log_field::value_type(std::int64_t(upstream_status))
+        : ops::log_field::value_type(std::monostate {});
+    ops::log_event(spdlog::level::info, "tools/call",
+        { { "id", id }, { "request_id", tags.request_id }, { "tool", dotted },
+            { "toolkit", toolkit }, { "outcome", outcome_text[static_cast<int>(outcome)] },
+            { "status", status }, { "ms", std::int64_t(ms) }, { "session", tags.session_tag },
+            { "principal", std::string_view(principal) }, { "trace_id", trace_id },
+            { "parent_id", parent_id }, { "span_id", tags.span_id } });
+}
+
 } // namespace
 
 /// What an admitted call holds until it ends: a unit of the server-wide budget, one of its
@@ -57,7 +95,7 @@ public:
     call_ticket(call_ticket const&) = delete;
     ~call_ticket() { release(); }
 
-    void hold_total(std::shared_ptr<std::atomic<std::size_t>> total) { total_ = std::move(total); }
+    void hold_total(std::shared_ptr<transport::activity> total) { total_ = std::move(total); }
     void hold_principal(router& r, std::string principal)
     {
         if (!principal.empty()) { // the anonymous principal holds no place
@@ -88,7 +126,7 @@ public:
             router_ = nullptr;
         }
         if (total_) {
-            --*total_;
+            total_->leave();
             total_.reset();
         }
     }
@@ -100,12 +138,12 @@ private:
     std::string key_;
     std::shared_ptr<inflight_call> entry_;
     /// Shared with the router: a frame destroyed after the router must not touch it.
-    std::shared_ptr<std::atomic<std::size_t>> total_;
+    std::shared_ptr<transport::activity> total_;
 };
 
 protocol::rpc_result<router::call_ticket> router::admit_call(protocol::tool_call const& call,
     std::shared_ptr<conversation> const& conv, std::string const& principal,
-    asio::any_io_executor const& runs_on)
+    asio::any_io_executor const& runs_on, std::shared_ptr<inflight_call> const& bound)
 {
     auto refuse = [&](int code, std::string message) {
         count_refused(call);
@@ -116,9 +154,9 @@ protocol::rpc_result<router::call_ticket> router::admit_call(protocol::tool_call
             "Server is shutting down: no new tool calls are accepted");
     }
     // Optimistic increment: a call over the limit gives its unit straight back.
-    auto const before = inflight_total_->fetch_add(1);
+    auto const before = inflight_total_->enter();
     if (before >= limits_.max_inflight_total) {
-        --*inflight_total_;
+        inflight_total_->leave();
         return refuse(protocol::error_code::internal_error,
             fmt::format("Server busy: {} tool calls in flight (limit {}, --max-inflight); retry "
                         "shortly",
@@ -133,7 +171,9 @@ protocol::rpc_result<router::call_ticket> router::admit_call(protocol::tool_call
     ticket.hold_principal(*this, principal);
     if (conv) { // stdio registers calls of both eras: a cancellation names the id only
         auto key = json::serialize(call.id);
-        auto registered = conv->register_call(key, runs_on, limits_.max_inflight_per_conversation);
+        auto registered = bound
+            ? conv->register_call(key, bound, limits_.max_inflight_per_conversation)
+            : conv->register_call(key, runs_on, limits_.max_inflight_per_conversation);
         if (!registered) {
             return registered.error() == conversation::refusal::duplicate_id
                 ? refuse(protocol::error_code::invalid_request,
@@ -206,8 +246,11 @@ asio::awaitable<std::optional<std::string>> router::run_tool(
         span_id = protocol::new_span_id();
         forwarded = call.trace->child(span_id);
     }
+    call_scope scope(call, origin.principal, origin.conv, sink, origin.credentials,
+        limits_.client_answer_timeout);
     routed_call_context context(std::move(sink), call.progress_token, call.level, call.version,
         call.view, std::move(forwarded), std::move(call.tracestate), std::move(origin.credentials));
+    context.set_scope(&scope, &steps_);
     if (spdlog::should_log(spdlog::level::debug)) {
         // Secret-named arguments are masked at every level (issue 6 item 6).
         spdlog::debug("tools/call id={} request_id={} tool={} arguments={}", log_id(call.id),
@@ -216,10 +259,15 @@ asio::awaitable<std::optional<std::string>> router::run_tool(
     }
     auto const started = std::chrono::steady_clock::now();
     protocol::call_result result;
+    std::optional<std::string> replaced; // a step's answer, or input_required
+    bool replaced_by_error = false;
     bool failed = false;
     bool aborted = false;
     try {
-        result = co_await provider_.call(*call.tool, std::move(call.arguments), context);
+        auto ran = co_await run_with_steps(call, context, scope);
+        result = std::move(ran.result);
+        replaced = std::move(ran.answer);
+        replaced_by_error = ran.answer_is_error;
     } catch (boost::system::system_error const& e) {
         failed = true;
         aborted = e.code() == asio::error::operation_aborted;
@@ -235,7 +283,11 @@ asio::awaitable<std::optional<std::string>> router::run_tool(
     context.finish();
     auto const elapsed = std::chrono::steady_clock::now() - started;
     auto const cs = co_await asio::this_coro::cancellation_state;
-    auto outcome = result.is_error ? ops::call_outcome::tool_error : ops::call_outcome::ok;
+    auto outcome
+        = result.is_error || replaced ? ops::call_outcome::tool_error : ops::call_outcome::ok;
+    if (replaced_by_error) {
+        outcome = ops::call_outcome::protocol_error;
+    }
     if (aborted || transport::is_cancelled(cs)) {
         outcome = ops::call_outcome::cancelled;
     } else if (failed) {
@@ -245,100 +297,24 @@ asio::awaitable<std::optional<std::string>> router::run_tool(
         observer_->record_call(call.tool, outcome, elapsed);
     }
     if (spdlog::should_log(spdlog::level::info)) {
-        static constexpr std::string_view outcome_text[]
-            = { "ok", "tool_error", "protocol_error", "cancelled" };
-        auto const dotted = std::string_view(call.tool->dotted_name);
-        auto const dot = dotted.find('.');
-        auto const toolkit
-            = dot == std::string_view::npos ? std::string_view() : dotted.substr(0, dot);
-        auto const principal = ops::log_tag(origin.principal);
-        auto const id = log_id(call.id);
-        auto const ms = std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count();
-        std::string_view trace_id;
-        std::string_view parent_id;
-        if (call.trace) {
-            trace_id = call.trace->trace_id();
-            parent_id = call.trace->parent_id();
-        }
-        ops::log_event(spdlog::level::info, "tools/call",
-            { { "id", id }, { "request_id", request_id }, { "tool", dotted },
-                { "toolkit", toolkit }, { "outcome", outcome_text[static_cast<int>(outcome)] },
-                { "status",
-                    result.upstream_status > 0
-                        ? ops::log_field::value_type(std::int64_t(result.upstream_status))
-                        : ops::log_field::value_type(std::monostate {}) },
-                { "ms", std::int64_t(ms) }, { "session", std::string_view(origin.session_tag) },
-                { "principal", std::string_view(principal) }, { "trace_id", trace_id },
-                { "parent_id", parent_id }, { "span_id", std::string_view(span_id) } });
+        log_call_end(call, { request_id, span_id, origin.session_tag, origin.principal }, outcome,
+            result.upstream_status, elapsed);
     }
     if (failed) {
         co_return protocol::serialize_error(call.id,
             rpc_error { protocol::error_code::internal_error,
                 fmt::format("Internal error while running {}", call.tool->name), std::nullopt });
     }
+    if (replaced) {
+        co_return std::move(*replaced);
+    }
     co_return dispatcher_.call_reply(call, result);
-}
-
-asio::awaitable<std::optional<std::string>> router::run_admitted(call_ticket ticket,
-    protocol::tool_call call, std::shared_ptr<transport::message_sink> sink, call_origin origin)
-{
-    auto text = co_await run_tool(std::move(call), std::move(sink), std::move(origin));
-    ticket.release();
-    co_return text;
-}
-
-void router::start_call(std::shared_ptr<conversation> conv, protocol::tool_call call,
-    std::shared_ptr<transport::message_sink> sink)
-{
-    auto admitted = admit_call(call, conv, {}, conv->strand());
-    if (!admitted) {
-        sink->send(protocol::serialize_error(call.id, admitted.error()));
-        return;
-    }
-    auto& ticket = *admitted;
-    auto entry = ticket.entry();
-    call_origin origin { conv->session_tag(), {} };
-    asio::co_spawn(conv->strand(),
-        run_admitted(std::move(ticket), std::move(call), sink, std::move(origin)),
-        asio::bind_cancellation_slot(entry->signal.slot(),
-            [entry, sink](std::exception_ptr const& error, std::optional<std::string> r) {
-                transport::log_root_failure("tools/call", error);
-                if (r && !entry->cancelled) {
-                    sink->send(std::move(*r)); // CN1: a cancelled call gets no reply
-                }
-            }));
-}
-
-void router::on_text(std::shared_ptr<conversation> conv, std::string text,
-    std::shared_ptr<transport::message_sink> sink)
-{
-    auto parsed = protocol::parse_json(text, { limits_.max_depth });
-    if (!parsed) {
-        sink->send(protocol::serialize_error(nullptr, parsed.error()));
-        return;
-    }
-    auto& doc = *parsed;
-    if (doc.is_array()) {
-        handle_batch(std::move(conv), std::move(doc.get_array()), std::move(sink));
-        return;
-    }
-    auto classified = protocol::classify(std::move(doc));
-    if (!classified) {
-        sink->send(protocol::serialize_error(classified.error().id, classified.error().error));
-        return;
-    }
-    auto& msg = *classified;
-    auto decided = decide(msg, conv.get());
-    if (auto* r = std::get_if<protocol::reply>(&decided)) {
-        sink->send(r->take());
-    } else if (auto* call = std::get_if<protocol::tool_call>(&decided)) {
-        start_call(std::move(conv), std::move(*call), std::move(sink));
-    }
 }
 
 asio::awaitable<std::optional<protocol::reply>> router::handle(protocol::message msg,
     std::shared_ptr<conversation> conv, std::shared_ptr<transport::message_sink> stream,
-    std::shared_ptr<protocol::tool_view const> view, credentials_ptr credentials)
+    std::shared_ptr<protocol::tool_view const> view, credentials_ptr credentials,
+    std::shared_ptr<inflight_call> bound)
 {
     auto decided = decide(msg, conv.get(), view);
     if (auto* r = std::get_if<protocol::reply>(&decided)) {
@@ -347,7 +323,7 @@ asio::awaitable<std::optional<protocol::reply>> router::handle(protocol::message
     if (auto* call = std::get_if<protocol::tool_call>(&decided)) {
         std::string no_principal; // named: no braced temporaries inside a co_await operand
         co_return co_await run_decided(std::move(*call), std::move(conv), std::move(stream),
-            std::move(no_principal), std::move(credentials));
+            std::move(no_principal), std::move(credentials), std::move(bound));
     }
     co_return std::nullopt;
 }
@@ -360,6 +336,14 @@ router::decision router::decide(protocol::message const& msg, conversation* conv
 router::decision router::decide(protocol::message const& msg, conversation* conv,
     std::shared_ptr<protocol::tool_view const> const& view, protocol::request_meta const* checked)
 {
+    if (msg.kind() == protocol::message_kind::response) {
+        // The client's answer to a request of ours: to the call waiting for it, in this
+        // conversation only. Anything else is dropped (J4: a response is never answered).
+        if (conv) {
+            conv->requests().deliver(msg);
+        }
+        return std::monostate {};
+    }
     auto const& seen = view ? view : dispatcher_.default_view();
     protocol::outcome outcome;
     if (checked) {
@@ -380,6 +364,7 @@ router::decision router::decide(protocol::message const& msg, conversation* conv
         return std::monostate {};
     }
     if (auto* call = std::get_if<protocol::tool_call>(&outcome)) {
+        call->may_ask = may_ask(*call, conv);
         return std::move(*call);
     }
     return std::monostate {};
@@ -387,51 +372,56 @@ router::decision router::decide(protocol::message const& msg, conversation* conv
 
 asio::awaitable<std::optional<protocol::reply>> router::run_decided(protocol::tool_call call,
     std::shared_ptr<conversation> conv, std::shared_ptr<transport::message_sink> stream,
-    std::string principal, credentials_ptr credentials)
+    std::string principal, credentials_ptr credentials, std::shared_ptr<inflight_call> bound)
 {
     // The call runs on this request's own executor: hopping to the session's strand and back
     // would cost two posts per call, and calls of one session need no ordering among them.
     auto const here = co_await asio::this_coro::executor;
-    auto admitted = admit_call(call, conv, principal, here);
+    auto admitted = admit_call(call, conv, principal, here, bound);
     if (!admitted) {
         co_return protocol::reply { protocol::serialize_error(call.id, admitted.error()), 200,
             false };
     }
     auto ticket = std::move(*admitted);
     call_origin origin { conv ? conv->session_tag() : std::string(), principal,
-        std::move(credentials) };
+        std::move(credentials), conv };
     auto const entry = ticket.entry();
-    if (!entry) {
-        // Stateless: the caller's cancellation (the client closing the stream) reaches the
-        // call through this coroutine's own slot.
-        auto text = co_await run_tool(std::move(call), stream, std::move(origin));
-        co_return protocol::reply { std::move(*text), 200, false };
-    }
-    // The call listens to its entry's signal (notifications/cancelled, session end). The HTTP
-    // request's own cancellation (its client hanging up) must reach it too, as it does for a
-    // stateless call (security review 10): this coroutine's slot is free while it awaits the
-    // call, so a handler there forwards it.
-    auto const cs = co_await asio::this_coro::cancellation_state;
-    auto forward = cs.slot();
-    if (forward.is_connected()) {
-        forward.assign([entry](asio::cancellation_type) { entry->cancel(entry); });
-    }
-    auto [error, text] = co_await asio::co_spawn(here,
-        run_tool(std::move(call), stream, std::move(origin)),
-        asio::bind_cancellation_slot(entry->signal.slot(), asio::as_tuple(asio::use_awaitable)));
-    if (forward.is_connected()) {
-        forward.clear();
+    std::optional<std::string> text;
+    if (!entry || entry == bound) {
+        // This coroutine's own slot cancels the call: a stateless request's (the client
+        // closing the stream), or the entry's signal the caller bound it to (a stdio line).
+        text = co_await run_tool(std::move(call), stream, std::move(origin));
+    } else {
+        // The call listens to its entry's signal (notifications/cancelled, session end). The
+        // HTTP request's own cancellation (its client hanging up) must reach it too, as it
+        // does for a stateless call (security review 10): this coroutine's slot is free while
+        // it awaits the call, so a handler there forwards it.
+        auto const cs = co_await asio::this_coro::cancellation_state;
+        auto forward = cs.slot();
+        if (forward.is_connected()) {
+            forward.assign([entry](asio::cancellation_type) { entry->cancel(entry); });
+        }
+        auto [error, answer]
+            = co_await asio::co_spawn(here, run_tool(std::move(call), stream, std::move(origin)),
+                asio::bind_cancellation_slot(
+                    entry->signal.slot(), asio::as_tuple(asio::use_awaitable)));
+        if (forward.is_connected()) {
+            forward.clear();
+        }
+        if (!error) {
+            text = std::move(answer);
+        }
     }
     ticket.release();
-    if (entry->cancelled || error || !text) {
-        co_return std::nullopt;
+    if (!text || (entry && entry->cancelled)) {
+        co_return std::nullopt; // CN1: a cancelled call gets no reply
     }
     co_return protocol::reply { std::move(*text), 200, false };
 }
 
 void router::cancel_all(conversation& conv)
 {
-    conv.cancel_all_calls();
+    conv.end();
 }
 
 } // namespace toolgate::mcp

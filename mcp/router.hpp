@@ -3,10 +3,13 @@
 // the caller's stream, and cancels calls on request.
 #pragma once
 
+#include "mcp/call_step.hpp"
 #include "mcp/conversation.hpp"
+#include "mcp/request_state.hpp"
 #include "ops/call_observer.hpp"
 #include "protocol/dispatcher.hpp"
 #include "toolkits/tool_provider.hpp"
+#include "transport/activity.hpp"
 #include "transport/message_sink.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
@@ -15,12 +18,14 @@
 #include <boost/json/array.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
 #include <variant>
+#include <vector>
 
 namespace toolgate::mcp {
 
@@ -38,6 +43,9 @@ struct router_limits {
     std::size_t max_inflight_per_principal = 128;
     std::size_t max_batch_messages = 64; ///< elements of one JSON-RPC batch
     std::size_t max_batch_answer_bytes = 16 * 1024 * 1024; ///< one batch's answer array
+    /// How long a call waits for a 2025 client's answer to a request of ours (a person
+    /// filling in a form).
+    std::chrono::milliseconds client_answer_timeout = std::chrono::minutes(2);
 };
 
 class router {
@@ -46,17 +54,13 @@ public:
     router(toolkits::tool_provider& provider, protocol::dispatcher const& dispatcher,
         router_limits limits = {});
 
-    /// stdio: handles one message text (or batch); every answer and notification goes to
-    /// `sink`. Returns at once; tool calls continue on the conversation's strand.
-    void on_text(std::shared_ptr<conversation> conv, std::string text,
-        std::shared_ptr<transport::message_sink> sink);
-
-    /// HTTP: handles one parsed message. The response (if any) is returned; notifications
-    /// about it go to `stream`. `conv` is null for stateless (2026-07-28) requests; the caller's
-    /// cancellation slot cancels the call.
+    /// Handles one parsed message, over stdio or HTTP. The response (if any) is returned;
+    /// notifications about it go to `stream`. `conv` is null for stateless (2026-07-28)
+    /// requests; the caller's cancellation slot cancels the call. `bound`: see run_decided.
     boost::asio::awaitable<std::optional<protocol::reply>> handle(protocol::message msg,
         std::shared_ptr<conversation> conv, std::shared_ptr<transport::message_sink> stream,
-        std::shared_ptr<protocol::tool_view const> view = {}, credentials_ptr credentials = {});
+        std::shared_ptr<protocol::tool_view const> view = {}, credentials_ptr credentials = {},
+        std::shared_ptr<inflight_call> bound = {});
 
     /// handle() in two steps, so that a caller can see whether a tool call may send
     /// notifications before choosing how to answer. decide() answers what needs no tool and
@@ -71,9 +75,15 @@ public:
     decision decide(protocol::message const& msg, conversation* conv,
         std::shared_ptr<protocol::tool_view const> const& view,
         protocol::request_meta const* checked = nullptr);
+    /// Admits and runs a tools/call, in a conversation (`conv`) or stateless (null). The
+    /// answer, or nothing when the call was cancelled. `bound`: an entry whose signal the
+    /// caller bound this coroutine's cancellation slot to (a stdio line): a conversation's call
+    /// registers it and runs in this coroutine; null: the call runs in one of its own,
+    /// listening to a new entry's signal and to this coroutine's slot.
     boost::asio::awaitable<std::optional<protocol::reply>> run_decided(protocol::tool_call call,
         std::shared_ptr<conversation> conv, std::shared_ptr<transport::message_sink> stream,
-        std::string principal = {}, credentials_ptr credentials = {});
+        std::string principal = {}, credentials_ptr credentials = {},
+        std::shared_ptr<inflight_call> bound = {});
 
     /// What a JSON-RPC batch gets: `refused` (a single -32600 error, the batch was not
     /// served), or `answer` (the array), or neither (only notifications: nothing to send).
@@ -94,7 +104,10 @@ public:
     /// Cancels every call of `conv` (stdin EOF, session end, shutdown).
     void cancel_all(conversation& conv);
     /// Tool calls running now, all conversations and stateless requests together.
-    std::size_t inflight() const { return *inflight_total_; }
+    std::size_t inflight() const { return inflight_total_->count(); }
+    /// Completes once no tool call is running (at once when none is): the moment the last
+    /// ticket is given back. The router must outlive the wait.
+    boost::asio::awaitable<void> until_idle() { return inflight_total_->until_idle(); }
     /// Shutdown: from now on every new tool call is answered with an error (calls already
     /// running go on). Thread-safe.
     void refuse_new_calls() { refusing_ = true; }
@@ -106,6 +119,16 @@ public:
     /// Set before serving; `observer` must outlive the router's calls.
     void set_observer(ops::call_observer* observer) { observer_ = observer; }
     ops::call_observer* observer() const { return observer_; }
+
+    /// Runs `step` around every tool call from now on, after the steps added before it
+    /// (mcp/call_step.hpp). Set before serving; `step` must outlive the router's calls.
+    void add_step(call_step& step) { steps_.push_back(&step); }
+    /// Signs and checks the requestState of 2026-07-28 input_required answers; without one,
+    /// no call can ask a 2026-07-28 client for input and a retry's state is refused.
+    void set_request_states(std::shared_ptr<request_state_signer const> signer)
+    {
+        states_ = std::move(signer);
+    }
 
     /// Counts a call against `principal`'s own limit (--max-inflight-per-principal); the
     /// error to answer with when it is reached. The anonymous principal ("") is never limited.
@@ -121,7 +144,23 @@ private:
         std::string session_tag;
         std::string principal;
         credentials_ptr credentials = {};
+        std::shared_ptr<conversation> conv = {}; ///< the 2025 conversation, or none
     };
+    /// What a call ran to: the tool's result, or an answer that replaces it (a step's, or an
+    /// input_required result), already serialised.
+    struct step_outcome {
+        protocol::call_result result;
+        std::optional<std::string> answer;
+        bool answer_is_error = false; ///< the answer is a JSON-RPC error
+    };
+    /// The verified retry, the steps' before(), the tool, the steps' after() (router_steps.cpp).
+    boost::asio::awaitable<step_outcome> run_with_steps(
+        protocol::tool_call& call, toolkits::call_context& context, call_scope& scope);
+    /// A step's answer (or a tool's input_requests) as the text the client gets.
+    std::string render(protocol::tool_call const& call, call_scope const& scope, step_answer answer,
+        bool& is_error) const;
+    /// Whether `call` may ask its 2025 client something before its result (tool_call::may_ask).
+    bool may_ask(protocol::tool_call const& call, conversation const* conv) const;
     class call_ticket;
     /// The one admission step of every call, stdio or HTTP: the server-wide limit, the
     /// principal's limit and, in a conversation, registration under the call's id (so that
@@ -129,32 +168,24 @@ private:
     /// a refusal is the error to answer with instead.
     protocol::rpc_result<call_ticket> admit_call(protocol::tool_call const& call,
         std::shared_ptr<conversation> const& conv, std::string const& principal,
-        boost::asio::any_io_executor const& runs_on);
+        boost::asio::any_io_executor const& runs_on,
+        std::shared_ptr<inflight_call> const& bound = {});
     /// Runs an admitted call: the tool, its log line and metrics. Returns the answer text (an
     /// unexpected failure becomes an internal-error answer).
     boost::asio::awaitable<std::optional<std::string>> run_tool(protocol::tool_call call,
         std::shared_ptr<transport::message_sink> sink, call_origin origin);
-    /// run_tool, then the ticket's release before the answer is handed on.
-    boost::asio::awaitable<std::optional<std::string>> run_admitted(call_ticket ticket,
-        protocol::tool_call call, std::shared_ptr<transport::message_sink> sink,
-        call_origin origin);
     void count_refused(protocol::tool_call const& call);
-    void handle_batch(std::shared_ptr<conversation> conv, boost::json::array batch,
-        std::shared_ptr<transport::message_sink> sink);
-    /// stdio: admits the call now (in message order) and runs it on the conversation's strand;
-    /// the answer goes to `sink` unless the call was cancelled.
-    void start_call(std::shared_ptr<conversation> conv, protocol::tool_call call,
-        std::shared_ptr<transport::message_sink> sink);
 
     toolkits::tool_provider& provider_;
     protocol::dispatcher const& dispatcher_;
     router_limits limits_;
     /// Shared with the calls' admission guards: a coroutine frame destroyed with the
     /// io_context after the router is gone must not touch the router.
-    std::shared_ptr<std::atomic<std::size_t>> inflight_total_
-        = std::make_shared<std::atomic<std::size_t>>(0);
+    std::shared_ptr<transport::activity> inflight_total_ = std::make_shared<transport::activity>();
     std::atomic<bool> refusing_ { false };
     ops::call_observer* observer_ = nullptr;
+    std::vector<call_step*> steps_;
+    std::shared_ptr<request_state_signer const> states_;
     std::mutex principals_mutex_;
     std::unordered_map<std::string, std::size_t> principal_calls_; ///< calls in flight by principal
 };

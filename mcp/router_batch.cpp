@@ -4,9 +4,7 @@
 #include "protocol/names.hpp"
 #include "protocol/request_meta.hpp"
 #include "protocol/versions.hpp"
-#include "transport/coroutine_root.hpp"
 
-#include <boost/asio/co_spawn.hpp>
 #include <boost/json/array.hpp>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -109,22 +107,6 @@ asio::awaitable<router::batch_outcome> router::run_batch(std::shared_ptr<convers
         co_return batch_outcome {}; // only notifications: nothing to answer
     }
     co_return batch_outcome { std::nullopt, std::move(out) };
-}
-
-void router::handle_batch(std::shared_ptr<conversation> conv, json::array batch,
-    std::shared_ptr<transport::message_sink> sink)
-{
-    auto strand = conv->strand();
-    asio::co_spawn(strand, run_batch(std::move(conv), std::move(batch), sink),
-        [sink](std::exception_ptr const& error, batch_outcome outcome) {
-            if (error) {
-                transport::log_root_failure("batch", error);
-            } else if (outcome.refused) {
-                sink->send(std::move(*outcome.refused));
-            } else if (outcome.answer) {
-                sink->send(outcome.answer->flatten());
-            }
-        });
 }
 
 } // namespace toolgate::mcp

@@ -122,6 +122,16 @@ reply dispatcher::result_reply(json::value const& id, json::object result, bool 
     return { serialize_result(id, result), 200, false };
 }
 
+std::string dispatcher::input_required_reply(
+    tool_call const& call, json::object input_requests, std::string const& request_state) const
+{
+    json::object body;
+    decorate_modern_result(body, identity_);
+    auto result = input_required_result(std::move(input_requests), request_state);
+    result["_meta"] = std::move(body["_meta"]);
+    return serialize_result(call.id, result);
+}
+
 std::string dispatcher::call_reply(tool_call const& call, call_result const& result) const
 {
     auto body = to_json(result, call.version);
@@ -198,10 +208,24 @@ outcome dispatcher::dispatch_checked(
             out.http_status = 200; // unknown tool / bad params: a handler error (§3 row 10)
             return out;
         }
+        auto retry = read_input_retry(msg.params());
+        if (!retry) {
+            auto out = error_reply(msg.id(), retry.error(), true);
+            out.http_status = 200; // a handler error, as a bad argument (§3 row 10)
+            return out;
+        }
         auto& work = *call;
         work.version = m.protocol_version;
         work.modern = true;
         work.level = m.level; // §8: logs only when this request asks for them
+        // §4: this request's own capabilities, never an earlier request's.
+        work.elicitation = elicitation_modes_of(&m.client_capabilities);
+        if (m.client_info) {
+            if (auto const* name = m.client_info->if_contains("name"); name && name->is_string()) {
+                work.client_name = clipped(name->get_string(), 100);
+            }
+        }
+        work.retry = std::move(*retry);
         return std::move(work);
     }
     auto const why = is_removed_in_modern(method)
@@ -249,6 +273,8 @@ outcome dispatcher::dispatch_legacy(
         auto& work = *call;
         work.version = session.version;
         work.level = session.level;
+        work.elicitation = session.elicitation;
+        work.client_name = session.client_name;
         return std::move(work);
     }
     if (method == names::set_level) {
@@ -299,6 +325,11 @@ outcome dispatcher::initialize(
     auto const version = negotiate_initialize(requested->get_string());
     session.initialized = true;
     session.version = version;
+    auto const* declared = params->if_contains("capabilities");
+    session.elicitation = elicitation_modes_of(declared ? declared->if_object() : nullptr);
+    if (auto const* name = client->get_object().if_contains("name"); name && name->is_string()) {
+        session.client_name = clipped(name->get_string(), 100);
+    }
     json::object result;
     result["protocolVersion"] = version;
     result["capabilities"] = capabilities();

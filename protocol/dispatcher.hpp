@@ -3,6 +3,7 @@
 // Pure: it answers what it can at once and hands tool calls back as work items.
 #pragma once
 
+#include "protocol/elicitation.hpp"
 #include "protocol/errors.hpp"
 #include "protocol/jsonrpc.hpp"
 #include "protocol/log_level.hpp"
@@ -28,6 +29,8 @@ struct legacy_session {
     bool initialized = false; ///< initialize was answered
     std::string version; ///< negotiated revision
     std::optional<log_level> level; ///< set by logging/setLevel; none before
+    elicitation_modes elicitation; ///< what initialize's `capabilities` declared
+    std::string client_name; ///< initialize's `clientInfo.name` (shown to people, never trusted)
 };
 
 /// An answer ready to send: `text`, then `shared`, then `tail`. Most answers are all in
@@ -92,10 +95,20 @@ struct tool_call {
     /// W3C trace context from `_meta` (or, over HTTP, the request's headers); empty: none.
     std::optional<trace_parent> trace;
     std::string tracestate;
+    /// What the client can be asked: the session's capabilities (2025), or this request's
+    /// `_meta` clientCapabilities (2026-07-28).
+    elicitation_modes elicitation;
+    std::string client_name; ///< the client's `clientInfo.name`, "" when none was given
+    /// A 2026-07-28 retry's `inputResponses` and `requestState` (unverified; the router checks
+    /// the state before the call runs). Always empty on 2025 requests.
+    input_retry retry;
+    /// Set by the router: the call may send the client a request (2025 `elicitation/create`)
+    /// before its result, so its HTTP answer must be able to become an event stream.
+    bool may_ask = false;
 
-    /// Whether running it can send notifications (progress or logs) before the result: only
-    /// then does an HTTP answer need to be ready to turn into an event stream.
-    bool may_notify() const { return !progress_token.is_null() || level.has_value(); }
+    /// Whether running it can send messages (progress, logs, requests to the client) before
+    /// the result: only then does an HTTP answer need to be ready to turn into an event stream.
+    bool may_notify() const { return !progress_token.is_null() || level.has_value() || may_ask; }
 };
 
 /// `notifications/cancelled` for an earlier request.
@@ -133,6 +146,10 @@ public:
     reply error_reply(boost::json::value const& id, rpc_error error, bool modern) const;
     /// The result of a finished tool call, for its request's revision.
     std::string call_reply(tool_call const& call, call_result const& result) const;
+    /// A 2026-07-28 call's InputRequiredResult (basic/patterns/mrtr), with the server's
+    /// identity in `_meta`; `request_state` already signed by the caller.
+    std::string input_required_reply(tool_call const& call, boost::json::object input_requests,
+        std::string const& request_state) const;
 
     server_identity const& identity() const { return identity_; }
 

@@ -20,6 +20,8 @@ inline constexpr int internal_error = -32603;
 inline constexpr int header_mismatch = -32020; // 2026-07-28
 inline constexpr int missing_client_capability = -32021; // 2026-07-28
 inline constexpr int unsupported_protocol_version = -32022; // 2026-07-28
+/// URLElicitationRequiredError (2025-11-25 only; 2026-07-28 traffic must never carry it).
+inline constexpr int url_elicitation_required = -32042;
 } // namespace error_code
 
 /// A JSON-RPC error object: code, a message naming what was wrong, optional data.

@@ -144,4 +144,14 @@ std::string serialize_notification(std::string_view method, json::object params)
     return json::serialize(msg);
 }
 
+std::string serialize_request(json::value const& id, std::string_view method, json::object params)
+{
+    json::object msg;
+    msg["jsonrpc"] = "2.0";
+    msg["id"] = id;
+    msg["method"] = method;
+    msg["params"] = std::move(params);
+    return json::serialize(msg);
+}
+
 } // namespace toolgate::protocol

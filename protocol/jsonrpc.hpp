@@ -66,5 +66,8 @@ std::string serialize_error(boost::json::value const& id, rpc_error const& error
 std::string serialize_error(boost::json::value const& id, int code, std::string message);
 /// `{"jsonrpc":"2.0","method":…,"params":…}`.
 std::string serialize_notification(std::string_view method, boost::json::object params);
+/// `{"jsonrpc":"2.0","id":…,"method":…,"params":…}`: a request of the server to the client.
+std::string serialize_request(
+    boost::json::value const& id, std::string_view method, boost::json::object params);
 
 } // namespace toolgate::protocol

@@ -16,6 +16,8 @@ inline constexpr std::string_view set_level = "logging/setLevel";
 inline constexpr std::string_view cancelled = "notifications/cancelled";
 inline constexpr std::string_view progress = "notifications/progress";
 inline constexpr std::string_view message = "notifications/message";
+inline constexpr std::string_view elicitation_create = "elicitation/create";
+inline constexpr std::string_view elicitation_complete = "notifications/elicitation/complete";
 
 // Request _meta keys (2026-07-28)
 inline constexpr std::string_view meta_protocol_version = "io.modelcontextprotocol/protocolVersion";

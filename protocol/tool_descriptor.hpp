@@ -2,11 +2,13 @@
 // Filled by whoever provides tools (the compiled-in catalogue, or test-only providers).
 #pragma once
 
+#include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace toolgate::protocol {
@@ -49,6 +51,14 @@ struct call_result {
     /// Keeps a reservation for as long as the result lives (a share of the memory budget for
     /// platform answers); empty for most results.
     std::shared_ptr<void> reservation;
+    /// The call needs a sign-in to this toolkit (an OAuth toolkit) that its caller lacks; the
+    /// result's text says how to get one from outside the conversation. Static storage.
+    std::string_view needs_sign_in;
+    /// 2026-07-28: the call needs the client's input first. The router answers with an
+    /// input_required result holding these InputRequests and a signed requestState carrying
+    /// `input_state`; the retry hands both back (toolkits/client_interaction.hpp).
+    std::optional<boost::json::object> input_requests;
+    boost::json::object input_state;
 
     static call_result error(std::string message)
     {

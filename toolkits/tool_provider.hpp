@@ -5,6 +5,7 @@
 #include "protocol/log_level.hpp"
 #include "protocol/tool_descriptor.hpp"
 #include "protocol/tool_view.hpp"
+#include "toolkits/client_interaction.hpp"
 #include "toolkits/token_source.hpp"
 
 #include <boost/asio/awaitable.hpp>
@@ -43,6 +44,11 @@ public:
     /// The credentials this call may use (assembled once for its request: headers, the
     /// client's own secrets, the server's); nullptr: the executor's defaults (the server's).
     virtual call_credentials const* credentials() const { return nullptr; }
+    /// What the call may ask the client (elicitation); nullptr: nothing.
+    virtual client_interaction* interaction() { return nullptr; }
+    /// Whether this caller lacks the sign-in `toolkit`'s tools need, and could connect its
+    /// account from the conversation (the discovery tools say so before a call).
+    virtual bool lacks_sign_in(std::string_view /*toolkit*/) const { return false; }
 };
 
 /// A set of tools. Immutable after construction, shared across threads.
@@ -57,6 +63,14 @@ public:
     virtual boost::asio::awaitable<protocol::call_result> call(
         protocol::tool_descriptor const& tool, boost::json::object arguments, call_context& context)
         = 0;
+    /// Whether a call of `tool` with `arguments` may ask the client something in a 2025
+    /// session (client_interaction::ask) before its result: its HTTP answer must then be able
+    /// to become an event stream. Called before the call, on every tools/call.
+    virtual bool may_ask_client(
+        protocol::tool_descriptor const& /*tool*/, boost::json::object const& /*arguments*/) const
+    {
+        return false;
+    }
 };
 
 } // namespace toolgate::toolkits

@@ -3,6 +3,7 @@
 // runs the handler while watching for the peer going away, which cancels the handler.
 #include "transport/http_listener.hpp"
 
+#include "transport/activity.hpp"
 #include "transport/cancellation.hpp"
 #include "transport/coroutine_root.hpp"
 
@@ -54,7 +55,7 @@ struct http_listener::impl : std::enable_shared_from_this<impl> {
     http_handler& handler;
     http_limits limits;
     std::atomic<std::size_t> connections { 0 };
-    std::atomic<std::size_t> requests { 0 }; ///< being handled now (idle keep-alive excluded)
+    activity requests; ///< being handled now (idle keep-alive excluded)
     std::atomic<std::size_t> refusing { 0 }; ///< 503 answers being written
     std::atomic<bool> stopping { false };
     std::atomic<std::uint64_t> accepted { 0 };
@@ -377,23 +378,6 @@ http_request to_request(http::request<http::string_body>& req, std::string peer)
     return out;
 }
 
-/// Counts a request being answered for as long as it lives: the count goes down however the
-/// handler ends, an unexpected exception included (shutdown waits on it).
-class request_count {
-public:
-    explicit request_count(std::atomic<std::size_t>& count)
-        : count_(count)
-    {
-        ++count_;
-    }
-    request_count(request_count const&) = delete;
-    request_count& operator=(request_count const&) = delete;
-    ~request_count() { --count_; }
-
-private:
-    std::atomic<std::size_t>& count_;
-};
-
 /// Registers a connection with its listener for as long as the coroutine frame lives.
 class connection_registration {
 public:
@@ -440,17 +424,28 @@ asio::awaitable<void> drain_and_close(beast::tcp_stream& stream)
     stream.socket().close(ec);
 }
 
+/// 413 for a body over the limit, then a lingering close.
+asio::awaitable<void> refuse_large_body(http_listener::impl& self, beast::tcp_stream& stream)
+{
+    co_await write_simple(self, stream, http::status::payload_too_large,
+        json_error(fmt::format("Request body larger than {} bytes", self.limits.max_body_bytes)));
+    co_await drain_and_close(stream);
+}
+
+/// The remote address as logs show it ("?" when the socket no longer knows it).
+std::string peer_of(beast::tcp_stream& stream)
+{
+    boost::system::error_code ec;
+    auto ep = stream.socket().remote_endpoint(ec);
+    return ec ? "?" : fmt::format("{}:{}", ep.address().to_string(), ep.port());
+}
+
 asio::awaitable<void> run_connection(std::shared_ptr<http_listener::impl> self,
     beast::tcp_stream stream, std::shared_ptr<asio::cancellation_signal> hangup)
 {
     connection_registration registration(self, stream);
     auto const& limits = self->limits;
-    std::string peer;
-    {
-        boost::system::error_code ec;
-        auto ep = stream.socket().remote_endpoint(ec);
-        peer = ec ? "?" : fmt::format("{}:{}", ep.address().to_string(), ep.port());
-    }
+    auto const peer = peer_of(stream);
     beast::flat_buffer buffer;
     // Until a request on this connection has passed client authentication, waiting for the
     // next one gets only the header timeout: an unauthenticated client cannot park idle
@@ -470,10 +465,7 @@ asio::awaitable<void> run_connection(std::shared_ptr<http_listener::impl> self,
         }
         if (hec == http::error::body_limit) {
             // Beast checks Content-Length against the limit while reading the header.
-            co_await write_simple(*self, stream, http::status::payload_too_large,
-                json_error(
-                    fmt::format("Request body larger than {} bytes", limits.max_body_bytes)));
-            co_await drain_and_close(stream);
+            co_await refuse_large_body(*self, stream);
             co_return;
         }
         if (hec) {
@@ -484,10 +476,7 @@ asio::awaitable<void> run_connection(std::shared_ptr<http_listener::impl> self,
         auto [bec, bn] = co_await http::async_read(
             stream, buffer, parser, asio::as_tuple(asio::use_awaitable));
         if (bec == http::error::body_limit) {
-            co_await write_simple(*self, stream, http::status::payload_too_large,
-                json_error(
-                    fmt::format("Request body larger than {} bytes", limits.max_body_bytes)));
-            co_await drain_and_close(stream);
+            co_await refuse_large_body(*self, stream);
             co_return;
         }
         if (bec) {
@@ -505,7 +494,8 @@ asio::awaitable<void> run_connection(std::shared_ptr<http_listener::impl> self,
         // away cancels it through this connection's cancellation slot (`hangup`).
         bool peer_gone = false;
         {
-            request_count counted(self->requests);
+            // Counted however the handler ends, an exception included (shutdown waits on it).
+            activity_guard counted(self->requests);
             peer_watch watch(stream, hangup);
             try {
                 co_await self->handler.handle(std::move(request), responder);
@@ -682,16 +672,21 @@ std::size_t http_listener::open_connections() const
     return impl_->connections;
 }
 
+boost::asio::awaitable<void> http_listener::until_idle()
+{
+    return impl_->requests.until_idle();
+}
+
 std::size_t http_listener::active_requests() const
 {
-    return impl_->requests;
+    return impl_->requests.count();
 }
 
 http_listener_stats http_listener::stats() const
 {
     http_listener_stats out;
     out.open_connections = impl_->connections;
-    out.active_requests = impl_->requests;
+    out.active_requests = impl_->requests.count();
     out.accepted = impl_->accepted.load(std::memory_order_relaxed);
     for (unsigned code = 0; code < impl_->responses.size(); ++code) {
         if (auto n = impl_->responses[code].load(std::memory_order_relaxed); n > 0) {

@@ -17,7 +17,7 @@ if (!bin || !['stdio', 'http'].includes(transport) || !['legacy', 'modern', 'aut
 }
 deadline(150000);
 
-const TEST_TOOLS = ['Test_Array', 'Test_Echo', 'Test_Fail', 'Test_Log', 'Test_Slow', 'Test_Throw'];
+const TEST_TOOLS = ['Test_Array', 'Test_Ask', 'Test_Echo', 'Test_Fail', 'Test_Log', 'Test_Slow', 'Test_Throw'];
 const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 const label = `inspector ${transport} ${era}`;
 

@@ -28,7 +28,7 @@ const MODERN = '2026-07-28';
 const LEGACY = ['2025-11-25', '2025-06-18', '2025-03-26'];
 const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
-const TEST_TOOLS = ['Test_Array', 'Test_Echo', 'Test_Fail', 'Test_Log', 'Test_Slow', 'Test_Throw'];
+const TEST_TOOLS = ['Test_Array', 'Test_Ask', 'Test_Echo', 'Test_Fail', 'Test_Log', 'Test_Slow', 'Test_Throw'];
 const STEP_MS = 30000;
 
 // Bounds one client step: a hung server fails the test instead of stalling it.

@@ -63,7 +63,7 @@ TEST_CASE("http: a session answers tools/list and tools/call", "[http]")
     auto listed = mcp_post(
         server.port(), list_request, session, { { "MCP-Protocol-Version", "2025-11-25" } });
     REQUIRE(listed.status == 200);
-    CHECK(rpc_body(listed).at("result").at("tools").as_array().size() == 6);
+    CHECK(rpc_body(listed).at("result").at("tools").as_array().size() == 7);
     CHECK_FALSE(listed.has_header("mcp-session-id")); // issued once, at initialize
 
     auto called = mcp_post(server.port(), call_request("3", "Test_Echo", R"({"a":"b"})"), session,

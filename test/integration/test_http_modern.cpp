@@ -57,7 +57,7 @@ TEST_CASE(
     REQUIRE(listed.status == 200);
     CHECK_FALSE(listed.has_header("mcp-session-id"));
     auto result = rpc_body(listed).at("result").as_object();
-    CHECK(result.at("tools").as_array().size() == 6);
+    CHECK(result.at("tools").as_array().size() == 7);
     CHECK(result.at("ttlMs").is_number());
     CHECK(result.at("cacheScope") == "public");
     CHECK(result.at("resultType") == "complete");

@@ -42,8 +42,8 @@ TEST_CASE("stdio: initialize, tools/list and tools/call make a round trip", "[st
         names.emplace_back(t.at("name").as_string());
     }
     CHECK(names
-        == std::vector<std::string> {
-            "Test_Echo", "Test_Slow", "Test_Fail", "Test_Log", "Test_Throw", "Test_Array" });
+        == std::vector<std::string> { "Test_Echo", "Test_Slow", "Test_Fail", "Test_Log",
+            "Test_Throw", "Test_Array", "Test_Ask" });
 
     auto called = server.request(call_request("2", "Test_Echo", R"({"x":[1,"two"]})"), 2);
     auto const& result = called.at("result").as_object();
@@ -554,7 +554,7 @@ TEST_CASE("stdio: stdin may be a regular file (toolgate < calls.jsonl)", "[stdio
     REQUIRE(answers.size() >= 2);
     CHECK(answers[0].at("id") == 1);
     CHECK(answers[1].at("id") == 2);
-    CHECK(answers[1].at("result").at("tools").as_array().size() == 6);
+    CHECK(answers[1].at("result").at("tools").as_array().size() == 7);
 }
 
 TEST_CASE("the shipped binary names the memory allocator it runs with (mimalloc unless a "

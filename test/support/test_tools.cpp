@@ -1,5 +1,10 @@
-// The test tools. Test_Slow waits on a timer so that cancellation has something to abort.
+// The test tools. Test_Slow waits on a timer so that cancellation has something to abort;
+// Test_Ask asks the person behind the client a yes/no question (form elicitation: a request
+// in a 2025 session, an input_required result in 2026-07-28) and says what came back.
 #include "test_tools.hpp"
+
+#include "protocol/elicitation.hpp"
+#include "protocol/names.hpp"
 
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
@@ -43,6 +48,12 @@ public:
         tools_.push_back(make("Log", open_schema, true));
         tools_.push_back(make("Throw", open_schema, false));
         tools_.push_back(make("Array", open_schema, true));
+        tools_.push_back(make("Ask", open_schema, true));
+    }
+
+    bool may_ask_client(tool_descriptor const& tool, json::object const&) const override
+    {
+        return tool.name == "Test_Ask";
     }
 
     std::span<const tool_descriptor> tools() const override { return tools_; }
@@ -59,6 +70,9 @@ public:
             call_result r = call_result::text("[1,2,3]");
             r.structured = json::value(json::array { 1, 2, 3 });
             co_return r;
+        }
+        if (tool.name == "Test_Ask") {
+            co_return co_await ask(arguments, context);
         }
         if (tool.name == "Test_Fail") {
             co_return call_result::error("Test_Fail always fails");
@@ -88,6 +102,62 @@ public:
     }
 
 private:
+    static json::object question_params(json::object const& arguments)
+    {
+        json::object schema;
+        schema["type"] = "object";
+        schema["properties"] = json::object { { "ok",
+            json::object { { "type", "boolean" }, { "title", "Proceed?" } } } };
+        schema["required"] = json::array { "ok" };
+        auto const* q = arguments.if_contains("question");
+        std::string message = q && q->is_string() ? std::string(q->get_string()) : "Proceed?";
+        return protocol::form_elicitation_params(message, std::move(schema));
+    }
+
+    static call_result described(json::value const& answer)
+    {
+        auto read = protocol::read_elicit_answer(answer);
+        if (!read) {
+            return call_result::error("unreadable answer: " + read.error().message);
+        }
+        using action = protocol::elicit_answer::action;
+        if (read->choice == action::accept) {
+            return call_result::text("accepted " + json::serialize(read->content));
+        }
+        return call_result::text(read->choice == action::decline ? "declined" : "cancelled");
+    }
+
+    static asio::awaitable<call_result> ask(json::object arguments, toolkits::call_context& ctx)
+    {
+        auto* client = ctx.interaction();
+        if (client == nullptr || !client->modes().form) {
+            co_return call_result::error("Test_Ask: the client declared no form elicitation");
+        }
+        if (client->modern()) {
+            auto const* answers = client->input_responses();
+            if (client->retry_state() && answers && answers->contains("answer")) {
+                auto r = described(answers->at("answer"));
+                r.content.front().text += " state " + json::serialize(*client->retry_state());
+                co_return r;
+            }
+            call_result r;
+            r.input_requests = json::object { { "answer",
+                protocol::input_request(
+                    protocol::names::elicitation_create, question_params(arguments)) } };
+            r.input_state = json::object { { "asked", true } };
+            co_return r;
+        }
+        if (!client->can_ask()) {
+            co_return call_result::error("Test_Ask: this client cannot be asked now");
+        }
+        auto answer = co_await client->ask(
+            std::string(protocol::names::elicitation_create), question_params(arguments));
+        if (!answer) {
+            co_return call_result::error("Test_Ask: " + answer.error().message);
+        }
+        co_return described(*answer);
+    }
+
     std::vector<tool_descriptor> tools_;
 };
 
