@@ -217,12 +217,12 @@ struct refresher_rig {
         token_file(dir.file("tokens.json")).update(kit, e);
     }
 
-    void start()
+    void start(std::chrono::milliseconds lock_wait = std::chrono::seconds(10))
     {
         auto s = secrets;
         refresher = std::make_shared<token_refresher>(
             client, token_file(dir.file("tokens.json")), [s] { return s; },
-            [this] { return now.load(); });
+            [this] { return now.load(); }, false, lock_wait);
     }
 
     std::vector<token_answer> ask(std::size_t count, std::string refused = {})
@@ -366,6 +366,70 @@ TEST_CASE("a 401 to a fresh token renews it, and a token already renewed is hand
     auto b = rig.ask_one(refused);
     CHECK(b.text == a.text);
     CHECK(rig.auth.token_requests("refresh_token") == 1);
+}
+
+TEST_CASE("third review 11: a renewal forced by a 401 that did not help waits before the next",
+    "[auth][credentials][review3]")
+{
+    refresher_rig rig;
+    rig.sign_in(3600);
+    rig.start();
+    auto const first = rig.stored().access_token;
+    auto renewed = rig.ask_one(first); // the platform refused a fresh token: renewed at once
+    REQUIRE(renewed.state == token_answer::kind::token);
+    CHECK(renewed.text != first);
+    CHECK(rig.auth.token_requests("refresh_token") == 1);
+    // The platform refuses the new token too (it answers 401 to everything): the calls in
+    // the pause get its 401, not a renewal each.
+    for (int call = 0; call < 5; ++call) {
+        auto same = rig.ask_one(renewed.text);
+        REQUIRE(same.state == token_answer::kind::token);
+        CHECK(same.text == renewed.text);
+    }
+    CHECK(rig.auth.token_requests("refresh_token") == 1);
+    // After the pause, one more renewal; when that does not help either, the pause doubles.
+    rig.now += token_refresher::first_pause;
+    auto again = rig.ask_one(renewed.text);
+    CHECK(again.text != renewed.text);
+    CHECK(rig.auth.token_requests("refresh_token") == 2);
+    rig.now += token_refresher::first_pause;
+    CHECK(rig.ask_one(again.text).text == again.text);
+    CHECK(rig.auth.token_requests("refresh_token") == 2);
+    rig.now += token_refresher::first_pause;
+    CHECK(rig.ask_one(again.text).text != again.text);
+    CHECK(rig.auth.token_requests("refresh_token") == 3);
+}
+
+TEST_CASE("third review 13: another process's renewal lock keeps a call waiting briefly only",
+    "[auth][credentials][review3]")
+{
+    refresher_rig rig;
+    rig.sign_in(100);
+    rig.start(std::chrono::milliseconds(300));
+    // Another process (here another open file on the same lock) is renewing.
+    auto held = token_file(rig.dir.file("tokens.json")).try_renewal_lock("StoreApi");
+    REQUIRE(held);
+    SECTION("a token still valid is used meanwhile")
+    {
+        rig.now += 90; // due for renewal (margin 25 s), not expired
+        auto a = rig.ask_one();
+        REQUIRE(a.state == token_answer::kind::token);
+        CHECK(a.text == rig.stored().access_token);
+    }
+    SECTION("an expired one: call again shortly")
+    {
+        rig.now += 200;
+        auto a = rig.ask_one();
+        REQUIRE(a.state == token_answer::kind::failed);
+        CHECK_THAT(
+            a.text, Catch::Contains("another toolgate process") && Catch::Contains("call again"));
+        // A lock held longer than a renewal can take (the token file's patience, 70 s)
+        // belongs to a stuck process: go ahead.
+        rig.now += 70;
+        CHECK(rig.ask_one().state == token_answer::kind::token);
+        CHECK(rig.auth.token_requests("refresh_token") == 1);
+    }
+    CHECK(rig.auth.token_requests("refresh_token") <= 1);
 }
 
 TEST_CASE("invalid_grant tells to sign in again and is not retried", "[auth][credentials]")
