@@ -89,12 +89,14 @@ function propertySchema(p) {
     return prop;
 }
 
-const RESERVED_ARGUMENTS = [
-    ['_fields', { type: 'array', items: { type: 'string' },
-        description: 'Only these parts of the answer, as paths: items[].id, [].name' }],
-    ['_max_tokens', { type: 'integer', minimum: 100,
-        description: "This answer's token budget; longer answers are cut with a note" }],
-];
+// toolgate's reserved arguments, read from the one table that names them
+// (toolkits/reserved_arguments.hpp, beside the catalogue), so the two servers cannot drift.
+const RESERVED_ARGUMENTS = (() => {
+    const header = fs.readFileSync(path.join(options.catalogue, 'reserved_arguments.hpp'), 'utf8');
+    const entries = [...header.matchAll(/\{\s*"(_\w+)",\s*"\w+",\s*R"\((.*?)\)"\s*\}/gs)];
+    if (entries.length === 0) throw new Error('no reserved arguments in reserved_arguments.hpp');
+    return entries.map((m) => [m[1], JSON.parse(m[2])]);
+})();
 
 function inputSchema(tool) {
     const properties = {};
