@@ -318,6 +318,7 @@ std::optional<config> parse_config(
     app.add_flag("--per-request-credentials", c.per_request_credentials,
         "HTTP with client authentication: a request may bring secrets in "
         "Toolgate-Secret-<VARIABLE> headers, used for that request only");
+    credentials::add_sign_in_options(app, c.sign_in);
     credentials::add_auth_commands(app, c.auth);
 
     app.add_option("--log-level", c.log_level, "stderr log level")

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "credentials/auth_cli.hpp"
+#include "credentials/sign_in_options.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -89,6 +90,7 @@ struct config {
     std::string credentials_file; ///< each client principal's own secrets
     bool shared_credentials = false; ///< clients without their own use the server's
     bool per_request_credentials = false; ///< Toolgate-Secret-<VARIABLE> request headers
+    credentials::sign_in_options sign_in; ///< sign-in from the conversation (--public-url)
 
     /// `toolgate auth <action> [Toolkit]` (credentials/auth_cli.hpp); action "" : serve.
     credentials::auth_command auth;

@@ -7,6 +7,7 @@
 #include "mcp/http_endpoint.hpp"
 #include "mcp/router.hpp"
 #include "mcp/session_registry.hpp"
+#include "mcp/sign_in_setup.hpp"
 #include "ops/metrics.hpp"
 #include "ops/ops_endpoint.hpp"
 #include "transport/coroutine_root.hpp"
@@ -281,8 +282,16 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
     // Ready once listening with the catalogue loaded (it is: the provider exists); not ready
     // from the moment shutdown begins.
     std::atomic<bool> ready { false };
+    // Sign-in from the conversation (issue 26), where the service has OAuth toolkits.
+    auto sign_in = svc.credentials ? mcp::sign_in_setup::for_http(
+                       *svc.credentials, cfg.sign_in, cfg.session_key, cfg.call_timeout)
+                                   : nullptr;
+    if (sign_in) {
+        r.add_step(sign_in->step());
+    }
     mcp::endpoint_options mcp_options { cfg.path, is_loopback_address(cfg.host), auth.get(),
         &stack.views() };
+    mcp_options.sign_in = sign_in ? &sign_in->service() : nullptr;
     mcp_options.ops.ready = &ready;
     mcp_options.ops.metrics = cfg.metrics_listen.empty() ? &metrics : nullptr;
     mcp_options.ops.metrics_public = cfg.metrics_public;
@@ -298,6 +307,9 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
     limits.max_connections_per_address = cfg.max_connections_per_address;
     transport::http_listener listener(ioc, cfg.host, cfg.port, endpoint, limits);
     listener.start();
+    if (sign_in) {
+        sign_in->set_bound(cfg.host, listener.port());
+    }
     // --metrics-listen: /metrics, /healthz and /readyz on a port of their own.
     std::optional<ops::ops_endpoint> ops_endpoint;
     std::unique_ptr<transport::http_listener> metrics_listener;

@@ -39,10 +39,10 @@ struct token_refresher::flight {
 
 struct token_refresher::state {
     mutable std::mutex mutex; ///< guards everything below; never held across co_await
-    token_entries entries;
-    /// Toolkits whose sign-in the authorization server refused for good, with the message.
-    std::map<std::string, std::string, std::less<>> refused;
-    std::map<std::string, std::shared_ptr<flight>, std::less<>> flights;
+    token_book entries;
+    /// Sign-ins the authorization server refused for good, with the message.
+    std::map<key, std::string> refused;
+    std::map<key, std::shared_ptr<flight>> flights;
     std::map<std::string, oauth_client, std::less<>> clients;
     std::optional<std::timespec> seen_modified;
     std::int64_t last_check = 0;
@@ -78,7 +78,7 @@ token_answer failed(std::string text)
 
 /// The token file as read, with its modification time.
 struct stored_tokens {
-    token_entries entries;
+    token_book entries;
     std::optional<std::timespec> modified;
 };
 
@@ -88,30 +88,32 @@ asio::awaitable<common::checked<stored_tokens>> read_file(token_file file)
     try {
         stored_tokens out;
         out.modified = file.modified();
-        out.entries = file.load();
+        out.entries = file.load_all();
         co_return out;
     } catch (std::exception const& e) {
         co_return common::problem_of(e.what());
     }
 }
 
-/// A try for a toolkit's renewal lock: the lock (null when another process holds it) and,
-/// when taken, the store read under it.
+/// A try for a renewal lock: the lock (null when another process holds it) and, when taken,
+/// the entry read under it (nullopt: the store holds none).
 struct lock_attempt {
     std::shared_ptr<token_lock> held;
-    common::checked<token_entries> on_disk = token_entries {};
+    common::checked<std::optional<token_entry>> on_disk = std::optional<token_entry> {};
 
     bool busy() const { return !held && on_disk.has_value(); }
 };
 
-/// On the file thread: takes `toolkit`'s renewal lock if it is free and reads the store.
-asio::awaitable<lock_attempt> try_lock_and_read(token_file file, std::string toolkit)
+/// On the file thread: takes the renewal lock of (`principal`, `toolkit`) if it is free and
+/// reads that entry.
+asio::awaitable<lock_attempt> try_lock_and_read(
+    token_file file, std::string principal, std::string toolkit)
 {
     lock_attempt out;
     try {
-        out.held = file.try_renewal_lock(toolkit);
+        out.held = file.try_renewal_lock(principal, toolkit);
         if (out.held) {
-            out.on_disk = file.load();
+            out.on_disk = file.load(principal, toolkit);
         }
     } catch (std::exception const& e) {
         out.on_disk = common::problem_of(e.what());
@@ -119,12 +121,12 @@ asio::awaitable<lock_attempt> try_lock_and_read(token_file file, std::string too
     co_return out;
 }
 
-/// Saves `toolkit`'s entry (on the file thread).
+/// Saves one entry (on the file thread).
 asio::awaitable<common::checked<void>> write_file(
-    token_file file, std::string toolkit, token_entry entry)
+    token_file file, std::string principal, std::string toolkit, token_entry entry)
 {
     try {
-        file.update(toolkit, entry);
+        file.save(principal, toolkit, entry);
         co_return common::checked<void> {};
     } catch (std::exception const& e) {
         co_return common::problem_of(e.what());
@@ -172,7 +174,7 @@ token_refresher::token_refresher(transport::outbound_client& client, token_file 
             oauth_client(client_, provider, endpoints_for(provider, allow_insecure), now_));
     }
     state_->seen_modified = file_.modified();
-    state_->entries = file_.load();
+    state_->entries = file_.load_all();
 }
 
 token_refresher::~token_refresher()
@@ -191,30 +193,52 @@ std::int64_t token_refresher::renew_margin(token_entry const& entry)
     return std::clamp<std::int64_t>(lifetime / 4, 1, 120);
 }
 
-token_entries token_refresher::snapshot() const
+token_entries token_refresher::snapshot_of(std::string_view principal) const
 {
     std::lock_guard lock(state_->mutex);
-    return state_->entries;
+    auto it = state_->entries.find(principal);
+    return it == state_->entries.end() ? token_entries {} : it->second;
+}
+
+bool token_refresher::has_token_for(std::string_view principal, std::string_view toolkit) const
+{
+    std::lock_guard lock(state_->mutex);
+    auto const entries = state_->entries.find(principal);
+    if (entries == state_->entries.end()) {
+        return false;
+    }
+    auto const entry = entries->second.find(toolkit);
+    return entry != entries->second.end() && !entry->second.access_token.empty()
+        && !state_->refused.contains(key(principal, toolkit));
 }
 
 std::string token_refresher::reload()
 {
-    auto fresh = file_.load(); // throws, keeping what we have
+    auto fresh = file_.load_all(); // throws, keeping what we have
     auto const modified = file_.modified();
     std::lock_guard lock(state_->mutex);
     std::vector<std::string> parts;
-    for (auto const& [name, entry] : fresh) {
-        auto const before = state_->entries.find(name);
-        auto const what = before == state_->entries.end() ? "signed in"
-            : before->second == entry                     ? "unchanged"
-                                                          : "new tokens";
+    auto const& own = fresh[""];
+    auto const& had = state_->entries[""];
+    for (auto const& [name, entry] : own) {
+        auto const before = had.find(name);
+        auto const what = before == had.end() ? "signed in"
+            : before->second == entry         ? "unchanged"
+                                              : "new tokens";
         parts.push_back(
             fmt::format("{} {} ({})", name, what, expiry_text(entry.expires_at, now_())));
     }
-    for (auto const& [name, entry] : state_->entries) {
-        if (!fresh.contains(name)) {
+    for (auto const& [name, entry] : had) {
+        if (!own.contains(name)) {
             parts.push_back(name + " signed out");
         }
+    }
+    std::size_t clients = 0;
+    for (auto const& [principal, entries] : fresh) {
+        clients += principal.empty() ? 0 : entries.size();
+    }
+    if (clients > 0) {
+        parts.push_back(fmt::format("{} sign-in(s) of clients", clients));
     }
     state_->entries = std::move(fresh);
     state_->refused.clear();
@@ -253,9 +277,17 @@ asio::awaitable<bool> token_refresher::reload_if_changed()
 asio::awaitable<token_answer> token_refresher::access_token(
     std::string toolkit, std::string refused)
 {
+    std::string own; // named: no braced temporaries inside a co_await operand
+    co_return co_await access_token_for(std::move(own), std::move(toolkit), std::move(refused));
+}
+
+asio::awaitable<token_answer> token_refresher::access_token_for(
+    std::string principal, std::string toolkit, std::string refused)
+{
     if (toolkits::find_oauth_provider(toolkit) == nullptr) {
         co_return token_answer {};
     }
+    key const k { principal, toolkit };
     bool reread = false;
     for (;;) {
         std::shared_ptr<flight> f;
@@ -265,22 +297,26 @@ asio::awaitable<token_answer> token_refresher::access_token(
         bool signed_in = false;
         {
             std::lock_guard lock(state_->mutex);
-            auto const it = state_->entries.find(toolkit);
-            auto const refused_it = state_->refused.find(toolkit);
-            signed_in = it != state_->entries.end() && !it->second.access_token.empty();
+            token_entry const* stored = nullptr;
+            if (auto book = state_->entries.find(principal); book != state_->entries.end()) {
+                auto const it = book->second.find(toolkit);
+                stored = it == book->second.end() ? nullptr : &it->second;
+            }
+            auto const refused_it = state_->refused.find(k);
+            signed_in = stored != nullptr && !stored->access_token.empty();
             if (refused_it != state_->refused.end()) {
                 refusal = refused_it->second;
             } else if (signed_in) {
-                auto const& e = it->second;
+                auto const& e = *stored;
                 bool const fresh = e.expires_at == 0 || now_() < e.expires_at - renew_margin(e);
                 if (fresh && e.access_token != refused) {
                     answer = e.access_token;
-                } else if (auto running = state_->flights.find(toolkit);
+                } else if (auto running = state_->flights.find(k);
                            running != state_->flights.end()) {
                     f = running->second;
                 } else {
                     f = std::make_shared<flight>();
-                    state_->flights.emplace(toolkit, f);
+                    state_->flights.emplace(k, f);
                     start = true;
                 }
             }
@@ -296,7 +332,9 @@ asio::awaitable<token_answer> token_refresher::access_token(
                 }
             }
             if (!refusal.empty()) {
-                co_return failed(std::move(refusal));
+                auto out = failed(std::move(refusal));
+                out.sign_in_again = true;
+                co_return out;
             }
             co_return token_answer {};
         }
@@ -306,7 +344,7 @@ asio::awaitable<token_answer> token_refresher::access_token(
             auto self = shared_from_this();
             auto const executor = co_await asio::this_coro::executor;
             asio::co_spawn(
-                executor, self->renew(toolkit, f), [self, toolkit](std::exception_ptr const& e) {
+                executor, self->renew(k, f), [self, toolkit](std::exception_ptr const& e) {
                     transport::log_root_failure("token renewal for " + toolkit, e);
                 });
         }
@@ -318,31 +356,30 @@ asio::awaitable<token_answer> token_refresher::access_token(
     }
 }
 
-asio::awaitable<void> token_refresher::renew(std::string toolkit, std::shared_ptr<flight> f)
+asio::awaitable<void> token_refresher::renew(key k, std::shared_ptr<flight> f)
 {
     token_answer answer;
     try {
         token_entry entry;
         {
             std::lock_guard lock(state_->mutex);
-            entry = state_->entries[toolkit];
+            entry = state_->entries[k.first][k.second];
         }
-        answer = co_await renewal(toolkit, std::move(entry));
+        answer = co_await renewal(k, std::move(entry));
     } catch (std::exception const& e) {
-        answer = failed(toolkit
+        answer = failed(k.second
             + ": the access token could not be renewed (internal error); "
               "call again; nothing was sent");
-        spdlog::error("token renewal for {}: {}", toolkit, e.what());
+        spdlog::error("token renewal for {}: {}", k.second, e.what());
     }
-    publish(toolkit, f, std::move(answer));
+    publish(k, f, std::move(answer));
 }
 
-void token_refresher::publish(
-    std::string const& toolkit, std::shared_ptr<flight> const& f, token_answer answer)
+void token_refresher::publish(key const& k, std::shared_ptr<flight> const& f, token_answer answer)
 {
     {
         std::lock_guard lock(state_->mutex);
-        state_->flights.erase(toolkit);
+        state_->flights.erase(k);
     }
     decltype(f->waiters) waiters;
     {
@@ -356,13 +393,13 @@ void token_refresher::publish(
     }
 }
 
-asio::awaitable<void> token_refresher::save(std::string toolkit, token_entry entry)
+asio::awaitable<void> token_refresher::save(key k, token_entry entry)
 {
     auto saved = co_await asio::co_spawn(
-        state_->files, write_file(file_, toolkit, entry), asio::use_awaitable);
+        state_->files, write_file(file_, k.first, k.second, entry), asio::use_awaitable);
     if (!saved) {
         // The new tokens still serve this process; a restart would need a new sign-in.
-        spdlog::error("{}: renewed tokens not saved: {}", toolkit, saved.error().message);
+        spdlog::error("{}: renewed tokens not saved: {}", k.second, saved.error().message);
         co_return;
     }
     auto const modified = file_.modified();
@@ -370,8 +407,9 @@ asio::awaitable<void> token_refresher::save(std::string toolkit, token_entry ent
     state_->seen_modified = modified;
 }
 
-asio::awaitable<token_answer> token_refresher::renewal(std::string toolkit, token_entry entry)
+asio::awaitable<token_answer> token_refresher::renewal(key k, token_entry entry)
 {
+    auto const& toolkit = k.second;
     // Another process sharing the store (a second desktop client's toolgate, a sign-in) may
     // have renewed already, or be renewing now: wait for its renewal lock, then reread the
     // store under it. Spending a refresh token another process has spent would earn
@@ -381,7 +419,7 @@ asio::awaitable<token_answer> token_refresher::renewal(std::string toolkit, toke
     auto const give_up = std::chrono::steady_clock::now() + std::chrono::seconds(70);
     for (;;) {
         attempt = co_await asio::co_spawn(
-            state_->files, try_lock_and_read(file_, toolkit), asio::use_awaitable);
+            state_->files, try_lock_and_read(file_, k.first, toolkit), asio::use_awaitable);
         if (!attempt.busy() || std::chrono::steady_clock::now() >= give_up) {
             break;
         }
@@ -395,22 +433,23 @@ asio::awaitable<token_answer> token_refresher::renewal(std::string toolkit, toke
         spdlog::warn("{}: another process has held the token store's renewal lock for 70 s; "
                      "renewing anyway",
             toolkit);
-    } else if (auto it = attempt.on_disk->find(toolkit); it != attempt.on_disk->end()
-               && it->second != entry && !it->second.access_token.empty()) {
-        auto const& theirs = it->second;
+    } else if (auto const& on_disk = *attempt.on_disk;
+               on_disk && *on_disk != entry && !on_disk->access_token.empty()) {
+        auto const& theirs = *on_disk;
         if (theirs.expires_at == 0 || now_() < theirs.expires_at - renew_margin(theirs)) {
             spdlog::info("{}: using the access token another process renewed", toolkit);
             std::lock_guard lock(state_->mutex);
-            state_->entries[toolkit] = theirs;
+            state_->entries[k.first][toolkit] = theirs;
             co_return token_answer { token_answer::kind::token, theirs.access_token };
         }
         entry = theirs; // its refresh token is the current one
     }
-    co_return co_await renew_with(toolkit, std::move(entry));
+    co_return co_await renew_with(std::move(k), std::move(entry));
 }
 
-asio::awaitable<token_answer> token_refresher::renew_with(std::string toolkit, token_entry entry)
+asio::awaitable<token_answer> token_refresher::renew_with(key k, token_entry entry)
 {
+    auto const& toolkit = k.second;
     auto const& provider = *toolkits::find_oauth_provider(toolkit);
     auto& oauth = client_for(toolkit);
     auto const secrets = client_secrets_();
@@ -418,8 +457,11 @@ asio::awaitable<token_answer> token_refresher::renew_with(std::string toolkit, t
     id.id = secrets ? secrets->find(provider.client_id_variable).value_or("") : "";
     id.secret = secrets ? secrets->find(provider.client_secret_variable).value_or("") : "";
     bool const credentials = entry.grant == "client_credentials";
-    auto const again = credentials ? fmt::format("`toolgate auth client-credentials {}`", toolkit)
-                                   : fmt::format("`toolgate auth login {}`", toolkit);
+    // A client's own sign-in is renewed from the conversation: calling again offers it.
+    auto const again = !k.first.empty()
+        ? std::string("a new sign-in (call the tool again to be offered one)")
+        : credentials ? fmt::format("`toolgate auth client-credentials {}`", toolkit)
+                      : fmt::format("`toolgate auth login {}`", toolkit);
     bool const still_valid = entry.expires_at == 0 || now_() < entry.expires_at;
     auto const keep_or_fail = [&](std::string why, std::string_view advice) {
         if (still_valid) {
@@ -453,10 +495,10 @@ asio::awaitable<token_answer> token_refresher::renew_with(std::string toolkit, t
         // Saved before anyone uses it: a rotated refresh token must survive a crash, since
         // the old one no longer works (the accounting platform rotates them; the storage
         // platform's are single-use).
-        co_await save(toolkit, grant.entry);
+        co_await save(k, grant.entry);
         {
             std::lock_guard lock(state_->mutex);
-            state_->entries[toolkit] = grant.entry;
+            state_->entries[k.first][toolkit] = grant.entry;
         }
         spdlog::info(
             "{}: access token renewed ({})", toolkit, expiry_text(grant.entry.expires_at, now_()));
@@ -477,10 +519,43 @@ asio::awaitable<token_answer> token_refresher::renew_with(std::string toolkit, t
         spdlog::warn("{}: renewing the access token was refused ({}); {} is needed", toolkit,
             grant.error, again);
         std::lock_guard lock(state_->mutex);
-        state_->refused[toolkit] = message;
-        co_return failed(std::move(message));
+        state_->refused[k] = message;
+        auto out = failed(std::move(message));
+        out.sign_in_again = !credentials;
+        co_return out;
     }
     co_return keep_or_fail(grant.problem, "call again shortly");
+}
+
+asio::awaitable<common::checked<void>> token_refresher::store(
+    std::string principal, std::string toolkit, token_entry entry)
+{
+    auto saved = co_await asio::co_spawn(
+        state_->files, write_file(file_, principal, toolkit, entry), asio::use_awaitable);
+    if (!saved) {
+        co_return saved;
+    }
+    auto const modified = file_.modified();
+    std::lock_guard lock(state_->mutex);
+    state_->seen_modified = modified;
+    state_->refused.erase(key(principal, toolkit));
+    state_->entries[principal][toolkit] = std::move(entry);
+    co_return saved;
+}
+
+asio::awaitable<token_answer> principal_tokens::access_token(
+    std::string toolkit, std::string refused)
+{
+    auto own = co_await store_->access_token_for(principal_, toolkit, refused);
+    if (own.state != token_answer::kind::none || !shared_) {
+        co_return own;
+    }
+    co_return co_await store_->access_token(std::move(toolkit), std::move(refused));
+}
+
+bool principal_tokens::has_token(std::string_view toolkit) const
+{
+    return store_->has_token_for(principal_, toolkit) || (shared_ && store_->has_token(toolkit));
 }
 
 } // namespace toolgate::credentials

@@ -1,10 +1,12 @@
-// The server's token source: access tokens from the token store, renewed shortly before they
-// expire (refresh token, or the client-credentials grant again) and once after a 401. A
-// renewal is shared by every call that needs it at the time; rotated refresh tokens reach the
-// file before anyone uses the new access token. File reads and writes run on a thread of
-// their own, never on a thread that serves requests.
+// Access tokens from the token store, per principal and toolkit: the server's own (principal
+// "", its token_source) and each client's (principal_tokens), renewed shortly before they
+// expire (refresh token, or the client-credentials grant again) and once after a 401, never
+// for another principal. A renewal is shared by every call that needs it at the time; rotated
+// refresh tokens reach the file before anyone uses the new access token. File reads and
+// writes run on a thread of their own, never on a thread that serves requests.
 #pragma once
 
+#include "common/result.hpp"
 #include "credentials/oauth_client.hpp"
 #include "credentials/token_store.hpp"
 #include "toolkits/token_source.hpp"
@@ -13,6 +15,8 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
+#include <utility>
 
 namespace toolgate::credentials {
 
@@ -29,16 +33,32 @@ public:
         secrets_provider client_secrets, oauth_client::clock now, bool allow_insecure = false);
     ~token_refresher() override;
 
+    /// The server's own (principal ""): access_token_for("", ...).
     boost::asio::awaitable<toolkits::token_answer> access_token(
         std::string toolkit, std::string refused) override;
+    bool has_token(std::string_view toolkit) const override { return has_token_for("", toolkit); }
+
+    /// A usable access token of `principal` for `toolkit` (token_source::access_token's
+    /// contract), from that principal's entry only.
+    boost::asio::awaitable<toolkits::token_answer> access_token_for(
+        std::string principal, std::string toolkit, std::string refused);
+    /// Whether `principal` holds an entry for `toolkit` whose renewal was not refused for
+    /// good, as this process knows it now (no file read).
+    bool has_token_for(std::string_view principal, std::string_view toolkit) const;
+    /// Saves a sign-in of `principal` (the file first, then this process's view). An error
+    /// names the file and the system's reason.
+    boost::asio::awaitable<common::checked<void>> store(
+        std::string principal, std::string toolkit, token_entry entry);
 
     /// Reads the file again (SIGHUP) and forgets refused sign-ins. Returns a summary for the
-    /// log (toolkit names and states only). Throws std::invalid_argument, keeping the
-    /// current tokens, when the file is bad.
+    /// log (toolkit names and states; clients' sign-ins counted, never named). Throws
+    /// std::invalid_argument, keeping the current tokens, when the file is bad.
     std::string reload();
 
-    /// What the store holds now (for `toolgate auth status`, tests).
-    token_entries snapshot() const;
+    /// What the store holds now: the server's own entries (for `toolgate auth status`,
+    /// tests), and one principal's.
+    token_entries snapshot() const { return snapshot_of(""); }
+    token_entries snapshot_of(std::string_view principal) const;
     token_file const& file() const { return file_; }
     oauth_client& client_for(std::string_view toolkit);
 
@@ -48,22 +68,44 @@ public:
 
     struct flight; ///< one renewal and the calls waiting for it (internal)
 
+    /// Whose entry: a principal ("" the server's) and a toolkit.
+    using key = std::pair<std::string, std::string>;
+
 private:
     struct state;
-    boost::asio::awaitable<void> renew(std::string toolkit, std::shared_ptr<flight> f);
-    boost::asio::awaitable<toolkits::token_answer> renewal(std::string toolkit, token_entry entry);
-    boost::asio::awaitable<toolkits::token_answer> renew_with(
-        std::string toolkit, token_entry entry);
+    boost::asio::awaitable<void> renew(key k, std::shared_ptr<flight> f);
+    boost::asio::awaitable<toolkits::token_answer> renewal(key k, token_entry entry);
+    boost::asio::awaitable<toolkits::token_answer> renew_with(key k, token_entry entry);
     boost::asio::awaitable<bool> reload_if_changed();
-    boost::asio::awaitable<void> save(std::string toolkit, token_entry entry);
-    void publish(std::string const& toolkit, std::shared_ptr<flight> const& f,
-        toolkits::token_answer answer);
+    boost::asio::awaitable<void> save(key k, token_entry entry);
+    void publish(key const& k, std::shared_ptr<flight> const& f, toolkits::token_answer answer);
 
     transport::outbound_client& client_;
     token_file file_;
     secrets_provider client_secrets_;
     oauth_client::clock now_;
     std::unique_ptr<state> state_;
+};
+
+/// One client principal's token source: its own sign-ins, then, when `shared`, the server's.
+/// Handed to that principal's calls only (credential_hub::for_request), so a token stored for
+/// one principal never serves another.
+class principal_tokens final : public toolkits::token_source {
+public:
+    principal_tokens(std::shared_ptr<token_refresher> store, std::string principal, bool shared)
+        : store_(std::move(store))
+        , principal_(std::move(principal))
+        , shared_(shared)
+    {
+    }
+    boost::asio::awaitable<toolkits::token_answer> access_token(
+        std::string toolkit, std::string refused) override;
+    bool has_token(std::string_view toolkit) const override;
+
+private:
+    std::shared_ptr<token_refresher> store_;
+    std::string principal_;
+    bool shared_;
 };
 
 } // namespace toolgate::credentials

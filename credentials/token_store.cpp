@@ -116,7 +116,9 @@ std::string token_file::default_path()
     return std::string(home && *home ? home : ".") + "/.local/state/toolgate/tokens.json";
 }
 
-std::string serialize_tokens(token_entries const& entries)
+namespace {
+
+json::object entries_object(token_entries const& entries)
 {
     json::object kits;
     for (auto const& [name, e] : entries) {
@@ -137,13 +139,66 @@ std::string serialize_tokens(token_entries const& entries)
         }
         kits[name] = std::move(o);
     }
+    return kits;
+}
+
+/// The entries of one `toolkits` object; false when it is not one.
+bool read_entries(json::value const& kits, token_entries& out)
+{
+    if (!kits.is_object()) {
+        return false;
+    }
+    for (auto const& [name, value] : kits.get_object()) {
+        if (!value.is_object()) {
+            return false;
+        }
+        auto const& o = value.get_object();
+        token_entry e;
+        e.grant = str(o, "grant");
+        e.access_token = str(o, "access_token");
+        e.refresh_token = str(o, "refresh_token");
+        e.expires_at = num(o, "expires_at");
+        e.obtained_at = num(o, "obtained_at");
+        e.scope = str(o, "scope");
+        e.subject_type = str(o, "subject_type");
+        e.subject_id = str(o, "subject_id");
+        out.emplace(std::string(name), std::move(e));
+    }
+    return true;
+}
+
+/// Lock file names carry no principal name (it may hold characters a file name cannot): a
+/// digest of it instead.
+std::string principal_file_tag(std::string_view principal)
+{
+    std::uint64_t h = 1469598103934665603ULL; // FNV-1a, 64 bits
+    for (unsigned char c : principal) {
+        h = (h ^ c) * 1099511628211ULL;
+    }
+    return fmt::format("{:016x}", h);
+}
+
+} // namespace
+
+std::string serialize_tokens(token_book const& book)
+{
     json::object doc;
     doc["format"] = format_name;
-    doc["toolkits"] = std::move(kits);
+    auto const own = book.find("");
+    doc["toolkits"] = own == book.end() ? json::object() : entries_object(own->second);
+    json::object clients;
+    for (auto const& [principal, entries] : book) {
+        if (!principal.empty() && !entries.empty()) {
+            clients[principal] = entries_object(entries);
+        }
+    }
+    if (!clients.empty()) {
+        doc["principals"] = std::move(clients);
+    }
     return json::serialize(doc) + "\n";
 }
 
-token_entries parse_tokens(std::string const& text, std::string const& path)
+token_book parse_tokens(std::string const& text, std::string const& path)
 {
     boost::system::error_code ec;
     auto doc = json::parse(text, ec);
@@ -158,36 +213,68 @@ token_entries parse_tokens(std::string const& text, std::string const& path)
         throw bad();
     }
     auto const* kits = doc.get_object().if_contains("toolkits");
-    if (!kits || !kits->is_object()) {
+    token_book out;
+    if (!kits || !read_entries(*kits, out[""])) {
         throw bad();
     }
-    token_entries out;
-    for (auto const& [name, value] : kits->get_object()) {
-        if (!value.is_object()) {
+    if (auto const* clients = doc.get_object().if_contains("principals")) {
+        if (!clients->is_object()) {
             throw bad();
         }
-        auto const& o = value.get_object();
-        token_entry e;
-        e.grant = str(o, "grant");
-        e.access_token = str(o, "access_token");
-        e.refresh_token = str(o, "refresh_token");
-        e.expires_at = num(o, "expires_at");
-        e.obtained_at = num(o, "obtained_at");
-        e.scope = str(o, "scope");
-        e.subject_type = str(o, "subject_type");
-        e.subject_id = str(o, "subject_id");
-        out.emplace(std::string(name), std::move(e));
+        for (auto const& [principal, entries] : clients->get_object()) {
+            if (principal.empty() || !read_entries(entries, out[std::string(principal)])) {
+                throw bad();
+            }
+        }
     }
     return out;
 }
 
-token_entries token_file::load() const
+token_book token_file::load_all() const
 {
     struct stat st { };
     if (::stat(path_.c_str(), &st) != 0 && errno == ENOENT) {
         return {};
     }
     return parse_tokens(read_text(path_), path_);
+}
+
+std::optional<token_entry> token_file::load(
+    std::string_view principal, std::string_view toolkit) const
+{
+    auto const book = load_all();
+    auto const entries = book.find(principal);
+    if (entries == book.end()) {
+        return std::nullopt;
+    }
+    auto const entry = entries->second.find(toolkit);
+    if (entry == entries->second.end()) {
+        return std::nullopt;
+    }
+    return entry->second;
+}
+
+token_entries token_file::load() const
+{
+    auto book = load_all();
+    auto own = book.find("");
+    return own == book.end() ? token_entries {} : std::move(own->second);
+}
+
+void token_file::save(
+    std::string const& principal, std::string const& toolkit, token_entry const& entry) const
+{
+    change(principal, toolkit, entry);
+}
+
+void token_file::remove(std::string const& principal, std::string const& toolkit) const
+{
+    change(principal, toolkit, std::nullopt);
+}
+
+void token_file::update(std::string const& toolkit, std::optional<token_entry> const& entry) const
+{
+    change("", toolkit, entry);
 }
 
 std::optional<std::timespec> token_file::modified() const
@@ -215,22 +302,29 @@ static std::unique_ptr<token_lock> open_lock(std::string const& lock_path)
     return std::make_unique<token_lock>(fd);
 }
 
-std::unique_ptr<token_lock> token_file::try_renewal_lock(std::string const& toolkit) const
+std::unique_ptr<token_lock> token_file::try_renewal_lock(
+    std::string_view principal, std::string const& toolkit) const
 {
     make_directories(directory_of(path_));
-    auto held = open_lock(path_ + "." + toolkit + ".lock");
+    // The server's own lock keeps its name from before principals, so an older process
+    // sharing the store still excludes this one.
+    auto const lock_path = principal.empty()
+        ? path_ + "." + toolkit + ".lock"
+        : path_ + "." + toolkit + "." + principal_file_tag(principal) + ".lock";
+    auto held = open_lock(lock_path);
     while (::flock(held->fd(), LOCK_EX | LOCK_NB) != 0) {
         if (errno == EWOULDBLOCK) {
             return nullptr;
         }
         if (errno != EINTR) {
-            throw std::runtime_error(system_error("lock", path_ + "." + toolkit + ".lock"));
+            throw std::runtime_error(system_error("lock", lock_path));
         }
     }
     return held;
 }
 
-void token_file::update(std::string const& toolkit, std::optional<token_entry> const& entry) const
+void token_file::change(std::string const& principal, std::string const& toolkit,
+    std::optional<token_entry> const& entry) const
 {
     auto const dir = directory_of(path_);
     make_directories(dir);
@@ -244,13 +338,13 @@ void token_file::update(std::string const& toolkit, std::optional<token_entry> c
             throw std::runtime_error(system_error("lock", path_ + ".lock"));
         }
     }
-    auto entries = load();
+    auto book = load_all();
     if (entry) {
-        entries[toolkit] = *entry;
-    } else {
-        entries.erase(toolkit);
+        book[principal][toolkit] = *entry;
+    } else if (auto it = book.find(principal); it != book.end()) {
+        it->second.erase(toolkit);
     }
-    auto const text = serialize_tokens(entries);
+    auto const text = serialize_tokens(book);
 
     std::random_device random;
     auto const temp = fmt::format("{}.{}.{:08x}.tmp", path_, ::getpid(), random());

@@ -83,6 +83,15 @@ std::vector<tool_descriptor> meta_tools()
     return out;
 }
 
+/// What the model is told about a toolkit whose sign-in its caller lacks.
+std::string sign_in_note(std::string_view toolkit)
+{
+    return fmt::format("The user has not connected a {} account yet: a call to this tool first "
+                       "asks them to, through a link their client shows; once they have, the "
+                       "call can go through.",
+        toolkit);
+}
+
 std::string toolkit_of(tool_descriptor const& tool)
 {
     auto const& dotted = tool.dotted_name;
@@ -294,6 +303,9 @@ call_result discovery_provider::search_tools(
         item["required"] = std::move(required);
         item["read_only"] = tool.hints.read_only;
         item["destructive"] = tool.hints.destructive;
+        if (auto const kit = toolkit_of(tool); context.lacks_sign_in(kit)) {
+            item["sign_in_needed"] = sign_in_note(kit);
+        }
         found.push_back(std::move(item));
     }
     json::object answer;
@@ -346,11 +358,15 @@ call_result discovery_provider::describe_tools(
     }
     json::array described;
     json::array unknown;
+    json::object sign_ins; // by toolkit: the caller lacks its sign-in
     for (auto name : wanted) {
         auto const* tool = find(name);
         auto const position = tool ? static_cast<std::size_t>(tool - tools_.data()) : 0;
         if (tool && position < inner_count_ && visible(position, context)) {
             described.push_back(json::parse(protocol::tool_definition(*tool, naming, variant)));
+            if (auto kit = toolkit_of(*tool); context.lacks_sign_in(kit)) {
+                sign_ins[kit] = sign_in_note(kit);
+            }
             continue;
         }
         json::object miss;
@@ -366,6 +382,9 @@ call_result discovery_provider::describe_tools(
     }
     json::object answer;
     answer["tools"] = std::move(described);
+    if (!sign_ins.empty()) {
+        answer["sign_in_needed"] = std::move(sign_ins);
+    }
     if (!unknown.empty()) {
         answer["unknown"] = std::move(unknown);
     }

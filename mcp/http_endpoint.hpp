@@ -5,6 +5,7 @@
 #include "auth/client_auth.hpp"
 #include "common/result.hpp"
 #include "credentials/credential_hub.hpp"
+#include "credentials/sign_in_service.hpp"
 #include "mcp/router.hpp"
 #include "mcp/session_registry.hpp"
 #include "mcp/tool_views.hpp"
@@ -35,6 +36,9 @@ struct endpoint_options {
     /// Each request's platform credentials come from here; null: the server's for every
     /// call. Outlives the endpoint.
     credentials::credential_hub const* credentials = nullptr;
+    /// Sign-in from the conversation: its link and callback pages are served on this port;
+    /// null: none. Outlives the endpoint.
+    credentials::sign_in_service* sign_in = nullptr;
 };
 
 class mcp_http_endpoint final : public transport::http_handler {

@@ -139,11 +139,16 @@ boost::asio::awaitable<protocol::call_result> http_executor::execute(toolkit_spe
     auto const* provider = find_oauth_provider(toolkit.name);
     bool const needs_token = provider != nullptr && lists(tool.secrets, provider->access_variable);
     std::string stored_token;
-    if (needs_token && tokens && !secrets.find(provider->access_variable)) {
+    bool const from_store = needs_token && tokens && !secrets.find(provider->access_variable);
+    if (from_store) {
         auto answer = co_await tokens->access_token(std::string(toolkit.name), {});
         if (answer.state == token_answer::kind::failed) {
             report_refusal(context, toolkit, tool, answer.text);
-            co_return protocol::call_result::error(std::move(answer.text));
+            auto refused = protocol::call_result::error(std::move(answer.text));
+            if (answer.sign_in_again) {
+                refused.needs_sign_in = toolkit.name; // a new sign-in would help
+            }
+            co_return refused;
         }
         if (answer.state == token_answer::kind::token) {
             stored_token = std::move(answer.text);
@@ -163,7 +168,14 @@ boost::asio::awaitable<protocol::call_result> http_executor::execute(toolkit_spe
     auto prepared = prepare_with(stored_token);
     if (!prepared) {
         report_refusal(context, toolkit, tool, prepared.error().message);
-        co_return protocol::call_result::error(std::move(prepared.error().message));
+        auto refused = protocol::call_result::error(std::move(prepared.error().message));
+        // Missing only the access token (the same request builds with a stand-in one, which
+        // is never sent): the caller has not signed in, and mcp/sign_in_step may offer a
+        // sign-in from the conversation instead of this error. Bad arguments are said first.
+        if (from_store && stored_token.empty() && prepare_with("stand-in")) {
+            refused.needs_sign_in = toolkit.name;
+        }
+        co_return refused;
     }
     auto sent
         = co_await send_and_shape(toolkit, tool, std::move(*prepared), argument_secrets, context);
@@ -176,7 +188,11 @@ boost::asio::awaitable<protocol::call_result> http_executor::execute(toolkit_spe
     auto renewed = co_await tokens->access_token(std::string(toolkit.name), stored_token);
     if (renewed.state == token_answer::kind::failed) {
         report_refusal(context, toolkit, tool, renewed.text);
-        co_return protocol::call_result::error(std::move(renewed.text));
+        auto refused = protocol::call_result::error(std::move(renewed.text));
+        if (renewed.sign_in_again) {
+            refused.needs_sign_in = toolkit.name;
+        }
+        co_return refused;
     }
     if (renewed.state != token_answer::kind::token || renewed.text == stored_token) {
         co_return std::move(sent.result);
