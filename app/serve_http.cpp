@@ -1,6 +1,7 @@
 // Streamable HTTP mode: the listener, sessions and endpoint on a small thread pool.
 #include "app/allocator.hpp"
 #include "app/app.hpp"
+#include "app/lifecycle.hpp"
 #include "app/served_protocol.hpp"
 #include "auth/client_auth.hpp"
 #include "credentials/credential_hub.hpp"
@@ -25,7 +26,6 @@
 #include <spdlog/spdlog.h>
 
 #include <atomic>
-#include <functional>
 #include <optional>
 #include <thread>
 
@@ -63,11 +63,12 @@ ops::session_gauges gauges_of(session_registry const& sessions)
     return { c.live, c.opened, c.adopted, c.deleted, c.expired, c.evicted };
 }
 
-asio::awaitable<void> sweep_sessions(session_registry& sessions, router& r,
-    std::chrono::seconds every, std::atomic<bool> const& stopping)
+/// Runs until the io_context stops (the end of the lifecycle).
+asio::awaitable<void> sweep_sessions(
+    session_registry& sessions, router& r, std::chrono::seconds every)
 {
     asio::steady_timer timer(co_await asio::this_coro::executor);
-    while (!stopping) {
+    for (;;) {
         timer.expires_after(every);
         co_await timer.async_wait(asio::as_tuple(asio::use_awaitable));
         sessions.expire_idle(r);
@@ -135,77 +136,71 @@ void print_banner(config const& cfg, std::uint16_t port, std::string const& summ
                          boost::json::serialize(boost::json::value_from(args))));
 }
 
-/// SIGTERM/SIGINT in HTTP mode: stop accepting (idle keep-alive connections close), poll
-/// until no request is being answered or the grace period ends, then cancel what is left
-/// (session calls, and every connection closed so stateless calls are cancelled) and stop the
-/// io_context after a short bounded wait.
-class graceful_stop {
+/// HTTP's part in the lifecycle: the listeners, the sessions and the router.
+class http_mode final : public served_mode {
 public:
-    graceful_stop(asio::io_context& ioc, transport::http_listener& listener,
-        transport::http_listener* metrics_listener, session_registry& sessions, router& r,
-        std::chrono::seconds grace)
-        : ioc_(ioc)
+    http_mode(router& r, session_registry& sessions, transport::http_listener& listener,
+        transport::http_listener* metrics_listener, client_auth* auth, config const& cfg,
+        credentials::credential_hub* platform_credentials)
+        : router_(r)
+        , sessions_(sessions)
         , listener_(listener)
         , metrics_listener_(metrics_listener)
-        , sessions_(sessions)
-        , router_(r)
-        , timer_(ioc)
-        , deadline_(std::chrono::steady_clock::time_point::max())
-        , grace_(grace)
+        , auth_(auth)
+        , cfg_(cfg)
+        , credentials_(platform_credentials)
     {
     }
 
-    void begin()
+    /// SIGHUP: read the token file and the JWKS again (rotation without a restart), and the
+    /// platform credentials.
+    void reload() override
     {
-        if (begun_) {
-            return;
+        if (!auth_) {
+            spdlog::info("SIGHUP: no client authentication is configured; nothing to reload");
+        } else {
+            try {
+                spdlog::info("SIGHUP: client authentication reloaded: {}",
+                    auth_->reload(client_auth_options_of(cfg_)));
+            } catch (std::exception const& e) {
+                spdlog::error("SIGHUP: client authentication not reloaded: {}", e.what());
+            }
         }
-        begun_ = true;
-        deadline_ = std::chrono::steady_clock::now() + grace_;
+        if (credentials_) {
+            spdlog::info("SIGHUP: platform credentials reloaded: {}", credentials_->reload());
+        }
+    }
+    /// Idle keep-alive connections close; a connection answering a request finishes it.
+    void stop_accepting() override
+    {
         router_.refuse_new_calls();
         listener_.stop();
         if (metrics_listener_) {
             metrics_listener_->stop();
         }
-        poll();
     }
+    /// Every call's ticket given back, then every answer written.
+    asio::awaitable<void> drained() override
+    {
+        co_await router_.until_idle();
+        co_await listener_.until_idle();
+    }
+    /// Session calls through their sessions; stateless calls by closing their connections.
+    void cancel_in_flight() override
+    {
+        sessions_.cancel_all(router_);
+        listener_.close_all();
+    }
+    std::size_t in_flight() const override { return router_.inflight(); }
 
 private:
-    void poll()
-    {
-        auto const now = std::chrono::steady_clock::now();
-        if (listener_.active_requests() == 0 && router_.inflight() == 0) {
-            ioc_.stop();
-            return;
-        }
-        if (!cancelled_ && now >= deadline_) {
-            cancelled_ = true;
-            spdlog::warn(
-                "shutdown: grace period over; cancelling {} call(s) in flight", router_.inflight());
-            sessions_.cancel_all(router_);
-            listener_.close_all();
-            deadline_ = now + std::chrono::seconds(2); // cancelled calls unwind quickly
-        } else if (cancelled_ && now >= deadline_) {
-            spdlog::warn("shutdown: {} call(s) and {} request(s) still running 2 s after "
-                         "cancellation; stopping anyway",
-                router_.inflight(), listener_.active_requests());
-            ioc_.stop();
-            return;
-        }
-        timer_.expires_after(std::chrono::milliseconds(20));
-        timer_.async_wait([this](boost::system::error_code) { poll(); });
-    }
-
-    asio::io_context& ioc_;
+    router& router_;
+    session_registry& sessions_;
     transport::http_listener& listener_;
     transport::http_listener* metrics_listener_;
-    session_registry& sessions_;
-    router& router_;
-    asio::steady_timer timer_;
-    std::chrono::steady_clock::time_point deadline_;
-    std::chrono::seconds grace_;
-    bool cancelled_ = false;
-    bool begun_ = false;
+    client_auth* auth_;
+    config const& cfg_;
+    credentials::credential_hub* credentials_;
 };
 
 /// The listener of --metrics-listen (set): a few connections, GET only.
@@ -330,79 +325,21 @@ int serve_http(config const& cfg, asio::io_context& ioc, service& svc)
             auth->oauth() ? fmt::format("; OAuth resource {}", auth->resource()) : std::string());
     }
 
-    std::atomic<bool> stopping { false };
     auto const sweep_every = std::min<std::chrono::seconds>(
         cfg.session_idle_timeout / 2 + std::chrono::seconds(1), std::chrono::seconds(30));
-    asio::co_spawn(ioc, sweep_sessions(sessions, r, sweep_every, stopping),
-        transport::logged { "session sweeper" });
-    asio::signal_set signals(ioc, SIGINT, SIGTERM);
-    graceful_stop shutdown { ioc, listener, metrics_listener.get(), sessions, r,
-        cfg.shutdown_grace };
-    auto const stop_now = [&](int sig) {
-        // docs/decisions.md: stop accepting, let in-flight calls finish within a grace period, then
-        // cancel them, exit 0.
-        spdlog::info("signal {}: no longer accepting; waiting up to {} s for {} open "
-                     "request(s)",
-            sig, cfg.shutdown_grace.count(), listener.active_requests());
-        shutdown.begin();
-    };
-    // --drain-delay: /readyz says 503 at once, but requests are still served for that long,
-    // so a load balancer polling /readyz stops sending new ones before the listener closes.
-    // A second signal ends the delay.
-    asio::steady_timer drain_timer(ioc);
-    std::function<void()> await_signal = [&] {
-        signals.async_wait([&](boost::system::error_code ec, int sig) {
-            if (ec) {
-                return;
-            }
-            bool const first = ready.exchange(false);
-            stopping = true;
-            if (!first || cfg.drain_delay.count() == 0) {
-                drain_timer.cancel();
-                stop_now(sig);
-                return;
-            }
-            spdlog::info("signal {}: draining: /readyz answers 503; still serving for {} s", sig,
-                cfg.drain_delay.count());
-            drain_timer.expires_after(cfg.drain_delay);
-            drain_timer.async_wait([&, sig](boost::system::error_code wait_ec) {
-                if (!wait_ec) {
-                    stop_now(sig);
-                }
-            });
-            await_signal(); // a second signal stops at once
+    asio::co_spawn(
+        ioc, sweep_sessions(sessions, r, sweep_every), transport::logged { "session sweeper" });
+    // docs/decisions.md "Shutdown": the lifecycle stops accepting, lets in-flight calls finish
+    // within the grace period, then cancels them; the process exits 0.
+    asio::signal_set signals(ioc, SIGINT, SIGTERM, SIGHUP);
+    http_mode mode(
+        r, sessions, listener, metrics_listener.get(), auth.get(), cfg, svc.credentials.get());
+    asio::co_spawn(ioc,
+        run_lifecycle(signals, mode, { cfg.drain_delay, cfg.shutdown_grace, &ready }),
+        [&ioc](std::exception_ptr const& error) {
+            transport::log_root_failure("lifecycle", error);
+            ioc.stop();
         });
-    };
-    await_signal();
-
-    // SIGHUP: read the token file and the JWKS again (rotation without a restart). A wait
-    // still pending at shutdown does not hold the io_context: graceful_stop stops it.
-    asio::signal_set hangups(ioc, SIGHUP);
-    std::function<void()> await_hangup = [&] {
-        hangups.async_wait([&](boost::system::error_code ec, int) {
-            if (ec) {
-                return;
-            }
-            if (!auth) {
-                spdlog::info("SIGHUP: no client authentication is configured; nothing to reload");
-            } else {
-                try {
-                    spdlog::info("SIGHUP: client authentication reloaded: {}",
-                        auth->reload(client_auth_options_of(cfg)));
-                } catch (std::exception const& e) {
-                    spdlog::error("SIGHUP: client authentication not reloaded: {}", e.what());
-                }
-            }
-            if (svc.credentials) {
-                spdlog::info(
-                    "SIGHUP: platform credentials reloaded: {}", svc.credentials->reload());
-            }
-            if (!stopping) {
-                await_hangup();
-            }
-        });
-    };
-    await_hangup();
 
     // Last: whoever waits for the banner (a supervisor, a test) may signal at once, and the
     // handlers above must be in place by then.

@@ -1,6 +1,7 @@
 // stdio mode: one conversation over stdin/stdout on a single-threaded io_context.
 #include "app/allocator.hpp"
 #include "app/app.hpp"
+#include "app/lifecycle.hpp"
 #include "app/served_protocol.hpp"
 #include "credentials/credential_hub.hpp"
 #include "mcp/router.hpp"
@@ -8,20 +9,55 @@
 #include "mcp/stdio_session.hpp"
 #include "protocol/dispatcher.hpp"
 #include "protocol/jsonrpc.hpp"
+#include "transport/coroutine_root.hpp"
 #include "transport/stdio_channel.hpp"
 
+#include <boost/asio/co_spawn.hpp>
 #include <boost/asio/signal_set.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <chrono>
-#include <functional>
 #include <memory>
 #include <stdexcept>
+#include <utility>
 
 namespace toolgate::app {
 namespace asio = boost::asio;
+
+namespace {
+
+/// stdio's part in the lifecycle: one conversation, no listener.
+class stdio_mode final : public served_mode {
+public:
+    stdio_mode(mcp::router& r, mcp::stdio_session& session,
+        credentials::credential_hub* platform_credentials)
+        : router_(r)
+        , session_(session)
+        , credentials_(platform_credentials)
+    {
+    }
+    void reload() override
+    {
+        // SIGHUP: reread the secrets file and the token store (rotation without a restart).
+        if (credentials_) {
+            spdlog::info("SIGHUP: platform credentials reloaded: {}", credentials_->reload());
+        } else {
+            spdlog::info("SIGHUP: nothing to reload");
+        }
+    }
+    void stop_accepting() override { router_.refuse_new_calls(); }
+    asio::awaitable<void> drained() override { co_await router_.until_idle(); }
+    void cancel_in_flight() override { session_.cancel_all(); }
+    std::size_t in_flight() const override { return router_.inflight(); }
+
+private:
+    mcp::router& router_;
+    mcp::stdio_session& session_;
+    credentials::credential_hub* credentials_;
+};
+
+} // namespace
 
 int serve_stdio(config const& cfg, asio::io_context& ioc, service& svc)
 {
@@ -49,74 +85,24 @@ int serve_stdio(config const& cfg, asio::io_context& ioc, service& svc)
         = std::make_shared<transport::stdio_channel>(ioc.get_executor(), cfg.max_line_bytes);
     conv->outbox().attach(channel); // unsolicited messages are lines on stdout too
     mcp::stdio_session session(r, conv, channel, cfg.max_line_bytes);
+    // docs/decisions.md: stdin EOF cancels in-flight calls and exits promptly with status 0;
+    // so does the end of the lifecycle (a signal, then the calls drained or cancelled).
     bool stopped = false;
-    auto stop = [&ioc, &session, &stopped, channel] {
-        // docs/decisions.md: stdin EOF cancels in-flight calls and exits promptly with status 0.
-        if (stopped) {
-            return;
+    auto const stop = [&ioc, &session, &stopped, channel] {
+        if (!std::exchange(stopped, true)) {
+            session.cancel_all();
+            channel->when_flushed([&ioc] { ioc.stop(); });
         }
-        stopped = true;
-        session.cancel_all();
-        channel->when_flushed([&ioc] { ioc.stop(); });
     };
-    // docs/decisions.md "Shutdown": a signal lets the calls in flight finish within
-    // --shutdown-grace (new calls are refused meanwhile), then cancels the rest; a second signal or
-    // stdin EOF cuts the wait short.
-    asio::steady_timer drain(ioc);
-    std::chrono::steady_clock::time_point deadline;
-    std::function<void()> poll_drained = [&] {
-        if (stopped) {
-            return;
-        }
-        if (r.inflight() == 0 || std::chrono::steady_clock::now() >= deadline) {
-            if (r.inflight() != 0) {
-                spdlog::warn("shutdown: grace period over; cancelling {} call(s)", r.inflight());
-            }
+    // No --drain-delay here: nothing polls a stdio server's readiness.
+    asio::signal_set signals(ioc, SIGINT, SIGTERM, SIGHUP);
+    stdio_mode mode(r, session, svc.credentials.get());
+    asio::co_spawn(ioc,
+        run_lifecycle(signals, mode, { std::chrono::seconds(0), cfg.shutdown_grace }),
+        [&stop](std::exception_ptr const& error) {
+            transport::log_root_failure("lifecycle", error);
             stop();
-            return;
-        }
-        drain.expires_after(std::chrono::milliseconds(20));
-        drain.async_wait([&](boost::system::error_code ec) {
-            if (!ec) {
-                poll_drained();
-            }
         });
-    };
-    asio::signal_set signals(ioc, SIGINT, SIGTERM);
-    std::function<void(boost::system::error_code, int)> on_signal
-        = [&](boost::system::error_code ec, int sig) {
-              if (ec || stopped) {
-                  return;
-              }
-              if (r.is_refusing_calls()) {
-                  spdlog::info("signal {} again: cancelling calls now", sig);
-                  stop();
-                  return;
-              }
-              spdlog::info("signal {}: waiting up to {} s for {} call(s) in flight", sig,
-                  cfg.shutdown_grace.count(), r.inflight());
-              r.refuse_new_calls();
-              deadline = std::chrono::steady_clock::now() + cfg.shutdown_grace;
-              signals.async_wait(on_signal);
-              poll_drained();
-          };
-    signals.async_wait(on_signal);
-    // SIGHUP: reread the secrets file and the token store (rotation without a restart).
-    asio::signal_set hangups(ioc, SIGHUP);
-    std::function<void(boost::system::error_code, int)> on_hangup
-        = [&](boost::system::error_code ec, int) {
-              if (ec || stopped) {
-                  return;
-              }
-              if (svc.credentials) {
-                  spdlog::info(
-                      "SIGHUP: platform credentials reloaded: {}", svc.credentials->reload());
-              } else {
-                  spdlog::info("SIGHUP: nothing to reload");
-              }
-              hangups.async_wait(on_hangup);
-          };
-    hangups.async_wait(on_hangup);
     channel->start({
         [&session](std::string line) { session.on_line(std::move(line)); },
         [&session] { session.on_oversize(); },

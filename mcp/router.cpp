@@ -58,7 +58,7 @@ public:
     call_ticket(call_ticket const&) = delete;
     ~call_ticket() { release(); }
 
-    void hold_total(std::shared_ptr<std::atomic<std::size_t>> total) { total_ = std::move(total); }
+    void hold_total(std::shared_ptr<transport::activity> total) { total_ = std::move(total); }
     void hold_principal(router& r, std::string principal)
     {
         if (!principal.empty()) { // the anonymous principal holds no place
@@ -89,7 +89,7 @@ public:
             router_ = nullptr;
         }
         if (total_) {
-            --*total_;
+            total_->leave();
             total_.reset();
         }
     }
@@ -101,7 +101,7 @@ private:
     std::string key_;
     std::shared_ptr<inflight_call> entry_;
     /// Shared with the router: a frame destroyed after the router must not touch it.
-    std::shared_ptr<std::atomic<std::size_t>> total_;
+    std::shared_ptr<transport::activity> total_;
 };
 
 protocol::rpc_result<router::call_ticket> router::admit_call(protocol::tool_call const& call,
@@ -117,9 +117,9 @@ protocol::rpc_result<router::call_ticket> router::admit_call(protocol::tool_call
             "Server is shutting down: no new tool calls are accepted");
     }
     // Optimistic increment: a call over the limit gives its unit straight back.
-    auto const before = inflight_total_->fetch_add(1);
+    auto const before = inflight_total_->enter();
     if (before >= limits_.max_inflight_total) {
-        --*inflight_total_;
+        inflight_total_->leave();
         return refuse(protocol::error_code::internal_error,
             fmt::format("Server busy: {} tool calls in flight (limit {}, --max-inflight); retry "
                         "shortly",

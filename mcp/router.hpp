@@ -9,6 +9,7 @@
 #include "ops/call_observer.hpp"
 #include "protocol/dispatcher.hpp"
 #include "toolkits/tool_provider.hpp"
+#include "transport/activity.hpp"
 #include "transport/message_sink.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
@@ -100,7 +101,10 @@ public:
     /// Cancels every call of `conv` (stdin EOF, session end, shutdown).
     void cancel_all(conversation& conv);
     /// Tool calls running now, all conversations and stateless requests together.
-    std::size_t inflight() const { return *inflight_total_; }
+    std::size_t inflight() const { return inflight_total_->count(); }
+    /// Completes once no tool call is running (at once when none is): the moment the last
+    /// ticket is given back. The router must outlive the wait.
+    boost::asio::awaitable<void> until_idle() { return inflight_total_->until_idle(); }
     /// Shutdown: from now on every new tool call is answered with an error (calls already
     /// running go on). Thread-safe.
     void refuse_new_calls() { refusing_ = true; }
@@ -174,8 +178,7 @@ private:
     router_limits limits_;
     /// Shared with the calls' admission guards: a coroutine frame destroyed with the
     /// io_context after the router is gone must not touch the router.
-    std::shared_ptr<std::atomic<std::size_t>> inflight_total_
-        = std::make_shared<std::atomic<std::size_t>>(0);
+    std::shared_ptr<transport::activity> inflight_total_ = std::make_shared<transport::activity>();
     std::atomic<bool> refusing_ { false };
     ops::call_observer* observer_ = nullptr;
     std::vector<call_step*> steps_;

@@ -3,6 +3,7 @@
 // runs the handler while watching for the peer going away, which cancels the handler.
 #include "transport/http_listener.hpp"
 
+#include "transport/activity.hpp"
 #include "transport/cancellation.hpp"
 #include "transport/coroutine_root.hpp"
 
@@ -53,7 +54,7 @@ struct http_listener::impl : std::enable_shared_from_this<impl> {
     http_handler& handler;
     http_limits limits;
     std::atomic<std::size_t> connections { 0 };
-    std::atomic<std::size_t> requests { 0 }; ///< being handled now (idle keep-alive excluded)
+    activity requests; ///< being handled now (idle keep-alive excluded)
     std::atomic<std::size_t> refusing { 0 }; ///< 503 answers being written
     std::atomic<bool> stopping { false };
     std::atomic<std::uint64_t> accepted { 0 };
@@ -347,23 +348,6 @@ http_request to_request(http::request<http::string_body>& req, std::string peer)
     return out;
 }
 
-/// Counts a request being answered for as long as it lives: the count goes down however the
-/// handler ends, an unexpected exception included (shutdown waits on it).
-class request_count {
-public:
-    explicit request_count(std::atomic<std::size_t>& count)
-        : count_(count)
-    {
-        ++count_;
-    }
-    request_count(request_count const&) = delete;
-    request_count& operator=(request_count const&) = delete;
-    ~request_count() { --count_; }
-
-private:
-    std::atomic<std::size_t>& count_;
-};
-
 /// Registers a connection with its listener for as long as the coroutine frame lives.
 class connection_registration {
 public:
@@ -475,7 +459,8 @@ asio::awaitable<void> run_connection(std::shared_ptr<http_listener::impl> self,
         // away cancels it through this connection's cancellation slot (`hangup`).
         bool peer_gone = false;
         {
-            request_count counted(self->requests);
+            // Counted however the handler ends, an exception included (shutdown waits on it).
+            activity_guard counted(self->requests);
             peer_watch watch(stream, hangup);
             try {
                 co_await self->handler.handle(std::move(request), responder);
@@ -651,16 +636,21 @@ std::size_t http_listener::open_connections() const
     return impl_->connections;
 }
 
+boost::asio::awaitable<void> http_listener::until_idle()
+{
+    return impl_->requests.until_idle();
+}
+
 std::size_t http_listener::active_requests() const
 {
-    return impl_->requests;
+    return impl_->requests.count();
 }
 
 http_listener_stats http_listener::stats() const
 {
     http_listener_stats out;
     out.open_connections = impl_->connections;
-    out.active_requests = impl_->requests;
+    out.active_requests = impl_->requests.count();
     out.accepted = impl_->accepted.load(std::memory_order_relaxed);
     for (unsigned code = 0; code < impl_->responses.size(); ++code) {
         if (auto n = impl_->responses[code].load(std::memory_order_relaxed); n > 0) {

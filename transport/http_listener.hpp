@@ -42,6 +42,9 @@ public:
     std::size_t open_connections() const;
     /// Requests being answered now; idle keep-alive connections do not count.
     std::size_t active_requests() const;
+    /// Completes once no request is being answered (at once when none is): after stop(), the
+    /// moment every answer has been written.
+    boost::asio::awaitable<void> until_idle();
     /// Counts for metrics (a consistent-enough snapshot: each number is read once).
     http_listener_stats stats() const;
 
