@@ -203,7 +203,9 @@ boost::asio::awaitable<web_page> sign_in_service::consent_or_redirect(
     if (request.method != "POST") {
         // A GET (a person, or a link preview) only shows what the button would do.
         auto const* kit = toolkits::find_toolkit(claim->toolkit);
-        auto const action = request.target;
+        // The form posts back to the link as browsers know it (a proxy may have taken the
+        // base URL's path off before the request reached us).
+        auto const action = path_of(*base) + std::string(link_path) + "?state=" + state;
         auto const expires = when(claim->expires_at);
         co_return consent_page({ claim->toolkit, kit ? kit->platform : std::string_view(),
             claim->principal, claim->client_name, action, target, expires });

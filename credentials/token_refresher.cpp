@@ -133,6 +133,19 @@ asio::awaitable<common::checked<void>> write_file(
     }
 }
 
+/// What to do once a sign-in is refused for good: a client's own sign-in is made again from
+/// the conversation (calling again offers it), the server's with `toolgate auth`.
+std::string sign_in_advice(token_refresher::key const& k, bool client_credentials)
+{
+    if (!k.first.empty()) {
+        return "call the tool again to be offered a new sign-in";
+    }
+    return client_credentials
+        ? fmt::format(
+            "run `toolgate auth client-credentials {}` to sign in again, then call again", k.second)
+        : fmt::format("run `toolgate auth login {}` to sign in again, then call again", k.second);
+}
+
 bool same_time(std::optional<std::timespec> const& a, std::optional<std::timespec> const& b)
 {
     if (a.has_value() != b.has_value()) {
@@ -457,11 +470,7 @@ asio::awaitable<token_answer> token_refresher::renew_with(key k, token_entry ent
     id.id = secrets ? secrets->find(provider.client_id_variable).value_or("") : "";
     id.secret = secrets ? secrets->find(provider.client_secret_variable).value_or("") : "";
     bool const credentials = entry.grant == "client_credentials";
-    // A client's own sign-in is renewed from the conversation: calling again offers it.
-    auto const again = !k.first.empty()
-        ? std::string("a new sign-in (call the tool again to be offered one)")
-        : credentials ? fmt::format("`toolgate auth client-credentials {}`", toolkit)
-                      : fmt::format("`toolgate auth login {}`", toolkit);
+    auto const again = sign_in_advice(k, credentials);
     bool const still_valid = entry.expires_at == 0 || now_() < entry.expires_at;
     auto const keep_or_fail = [&](std::string why, std::string_view advice) {
         if (still_valid) {
@@ -482,8 +491,7 @@ asio::awaitable<token_answer> token_refresher::renew_with(key k, token_entry ent
             "set it, then call again");
     }
     if (!credentials && entry.refresh_token.empty()) {
-        co_return keep_or_fail(
-            "the sign-in gave no refresh token", fmt::format("run {} to sign in again", again));
+        co_return keep_or_fail("the sign-in gave no refresh token", again);
     }
     token_grant grant;
     if (credentials) {
@@ -512,12 +520,11 @@ asio::awaitable<token_answer> token_refresher::renew_with(key k, token_entry ent
                 toolkit, grant.error, provider.client_id_variable, provider.client_secret_variable);
         } else {
             message = fmt::format("{}: the sign-in is no longer valid (the authorization server "
-                                  "answered {}); run {} to sign in again, then call again; "
-                                  "nothing was sent",
+                                  "answered {}); {}; nothing was sent",
                 toolkit, grant.error, again);
         }
-        spdlog::warn("{}: renewing the access token was refused ({}); {} is needed", toolkit,
-            grant.error, again);
+        spdlog::warn("{}: renewing the access token was refused ({}); a new sign-in is needed",
+            toolkit, grant.error);
         std::lock_guard lock(state_->mutex);
         state_->refused[k] = message;
         auto out = failed(std::move(message));

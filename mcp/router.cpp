@@ -221,16 +221,11 @@ asio::awaitable<std::optional<std::string>> router::run_tool(
             protocol::clipped(ops::redacted_arguments_text(call.arguments), 2048));
     }
     auto const started = std::chrono::steady_clock::now();
-    protocol::call_result result;
-    std::optional<std::string> replaced; // a step's answer, or input_required
-    bool replaced_by_error = false;
+    step_outcome ran; // the tool's result, or a step's answer instead (router_steps.cpp)
     bool failed = false;
     bool aborted = false;
     try {
-        auto ran = co_await run_with_steps(call, context, scope);
-        result = std::move(ran.result);
-        replaced = std::move(ran.answer);
-        replaced_by_error = ran.answer_is_error;
+        ran = co_await run_with_steps(call, context, scope);
     } catch (boost::system::system_error const& e) {
         failed = true;
         aborted = e.code() == asio::error::operation_aborted;
@@ -246,11 +241,7 @@ asio::awaitable<std::optional<std::string>> router::run_tool(
     context.finish();
     auto const elapsed = std::chrono::steady_clock::now() - started;
     auto const cs = co_await asio::this_coro::cancellation_state;
-    auto outcome
-        = result.is_error || replaced ? ops::call_outcome::tool_error : ops::call_outcome::ok;
-    if (replaced_by_error) {
-        outcome = ops::call_outcome::protocol_error;
-    }
+    auto outcome = ran.outcome();
     if (aborted || transport::is_cancelled(cs)) {
         outcome = ops::call_outcome::cancelled;
     } else if (failed) {
@@ -279,8 +270,8 @@ asio::awaitable<std::optional<std::string>> router::run_tool(
             { { "id", id }, { "request_id", request_id }, { "tool", dotted },
                 { "toolkit", toolkit }, { "outcome", outcome_text[static_cast<int>(outcome)] },
                 { "status",
-                    result.upstream_status > 0
-                        ? ops::log_field::value_type(std::int64_t(result.upstream_status))
+                    ran.result.upstream_status > 0
+                        ? ops::log_field::value_type(std::int64_t(ran.result.upstream_status))
                         : ops::log_field::value_type(std::monostate {}) },
                 { "ms", std::int64_t(ms) }, { "session", std::string_view(origin.session_tag) },
                 { "principal", std::string_view(principal) }, { "trace_id", trace_id },
@@ -291,10 +282,7 @@ asio::awaitable<std::optional<std::string>> router::run_tool(
             rpc_error { protocol::error_code::internal_error,
                 fmt::format("Internal error while running {}", call.tool->name), std::nullopt });
     }
-    if (replaced) {
-        co_return std::move(*replaced);
-    }
-    co_return dispatcher_.call_reply(call, result);
+    co_return ran.answer ? std::move(*ran.answer) : dispatcher_.call_reply(call, ran.result);
 }
 
 asio::awaitable<std::optional<protocol::reply>> router::handle(protocol::message msg,

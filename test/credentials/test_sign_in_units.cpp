@@ -190,6 +190,7 @@ TEST_CASE("each principal's token serves that principal only, renewed with its o
     auto refused = r.ask(alice);
     CHECK(refused.state == token_answer::kind::failed);
     CHECK(refused.sign_in_again);
+    CHECK_THAT(refused.text, Catch::Contains("call the tool again to be offered a new sign-in"));
     CHECK_FALSE(alice.has_token("StoreApi"));
 }
 
