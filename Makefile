@@ -49,10 +49,11 @@ format-check:
 check-links:
 	@python3 tools/check-links
 
-# Structure checks (CI runs them with format-check): the include graph's layer order, and
-# the documents' links.
+# Structure checks (CI runs them with format-check): the include graph's layer order, the
+# length of functions (tools/lint.sh installs Universal Ctags when missing), and the
+# documents' links.
 lint: check-links
-	@python3 tools/check-layers
+	@bash tools/lint.sh
 
 # Static checks (.clang-tidy, clang-tidy 14) over the production sources; CI runs it.
 tidy: build

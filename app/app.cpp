@@ -18,12 +18,10 @@ credentials::auth_cli_settings auth_cli_settings_of(config const& cfg)
 {
     credentials::auth_cli_settings settings;
     settings.command = cfg.auth;
-    settings.credentials.secrets_file = cfg.secrets_file;
-    settings.credentials.token_store = cfg.token_store;
-    settings.credentials.allow_insecure = cfg.allow_insecure_upstream;
-    settings.https.connect_timeout = cfg.connect_timeout;
-    settings.https.deadline = cfg.call_timeout;
-    settings.https.ca_file = cfg.ca_file;
+    settings.credentials.secrets_file = cfg.credentials.secrets_file;
+    settings.credentials.token_store = cfg.credentials.token_store;
+    settings.credentials.allow_insecure = cfg.upstream.allow_insecure;
+    settings.https = https_options_of(cfg.upstream);
     return settings;
 }
 
@@ -38,24 +36,28 @@ std::string const& toolgate_version()
 int run_main(int argc, char** argv, service_factory const& make_service)
 {
     ops::init_logging();
-    int exit_code = 0;
-    auto cfg = parse_config(argc, argv, exit_code, toolgate_version());
-    if (!cfg) {
-        return exit_code;
+    auto parsed = parse_config(argc, argv, toolgate_version());
+    if (!parsed) {
+        print_error("toolgate: " + parsed.error().message);
+        return 2;
     }
-    ops::set_log_level(cfg->log_level);
-    ops::set_log_format(cfg->log_format);
+    if (!*parsed) {
+        return 0; // --help, --version or --print-config: printed
+    }
+    auto& cfg = *parsed;
+    ops::set_log_level(cfg->ops.log_level);
+    ops::set_log_format(cfg->ops.log_format);
     if (!cfg->auth.action.empty()) {
         return credentials::run_auth_command(auth_cli_settings_of(*cfg));
     }
     try {
         // Stdio runs on one thread; HTTP adds workers in serve_http.
-        boost::asio::io_context ioc(cfg->transport == "stdio" ? 1 : int(cfg->threads));
+        boost::asio::io_context ioc(cfg->transport == "stdio" ? 1 : int(cfg->http.threads));
         auto svc = make_service(*cfg, ioc);
         if (!svc.provider) {
             return 0; // the factory handled a one-shot command (--list-*)
         }
-        if (cfg->list_tools) {
+        if (cfg->command.list_tools) {
             // `--list-tools --json --tool-mode discovery`: what tools/list answers in that mode.
             served_protocol stack(*cfg, svc);
             auto page = stack.views()

@@ -49,7 +49,7 @@ toolkits::base_url_overrides read_overrides(config const& cfg)
             overrides.set(std::move(*parsed));
         }
     }
-    for (auto const& flag : cfg.base_urls) {
+    for (auto const& flag : cfg.upstream.base_urls) {
         auto parsed = toolkits::parse_base_url_override(flag, names);
         if (!parsed) {
             throw std::invalid_argument(fmt::format("--base-url: {}", parsed.error().message));
@@ -63,7 +63,7 @@ toolkits::base_url_overrides read_overrides(config const& cfg)
         if (!url || !toolkits::is_insecure_remote_url(*url)) {
             continue;
         }
-        if (!cfg.allow_insecure_upstream) {
+        if (!cfg.upstream.allow_insecure) {
             throw std::invalid_argument(fmt::format(
                 "base URL override for {}: plain http:// to a host that is not loopback sends "
                 "its credentials unencrypted; use https://, or pass --allow-insecure-upstream",
@@ -89,7 +89,7 @@ void warn_insecure_secret_urls(config const& cfg, toolkits::credential_source co
             if (!value || !toolkits::is_insecure_remote_url(*value)) {
                 continue;
             }
-            if (cfg.allow_insecure_upstream) {
+            if (cfg.upstream.allow_insecure) {
                 spdlog::warn("{} is a plain http:// URL (--allow-insecure-upstream): {} "
                              "credentials travel unencrypted",
                     rule.secret, kit->name);
@@ -191,43 +191,35 @@ std::string credentials_note(toolkits::catalogue_provider const& provider)
 
 service make_catalogue_service(config const& cfg, boost::asio::io_context& ioc)
 {
-    auto const sel = toolkits::make_selection(cfg.toolkits, cfg.tools);
-    if (cfg.list_toolkits) {
-        print(cfg.list_json ? toolkits::list_toolkits_json() : toolkits::list_toolkits_text());
+    auto const& cmd = cfg.command;
+    auto const sel = toolkits::make_selection(cfg.catalogue.toolkits, cfg.catalogue.tools);
+    if (cmd.list_toolkits) {
+        print(cmd.list_json ? toolkits::list_toolkits_json() : toolkits::list_toolkits_text());
         return {};
     }
-    if (cfg.list_tools && cfg.tool_mode == "discovery" && cfg.list_json) {
+    if (cmd.list_tools && cfg.views.mode == mcp::tool_mode::discovery && cmd.list_json) {
         // Falls through: the listing a discovery-mode client gets is printed by run_main once
         // the protocol objects exist.
-    } else if (cfg.list_tools) {
+    } else if (cmd.list_tools) {
         std::vector<std::string> only;
-        if (!cfg.list_toolkit.empty()) {
-            only.push_back(cfg.list_toolkit);
+        if (!cmd.list_toolkit.empty()) {
+            only.push_back(cmd.list_toolkit);
         }
-        auto const listed = only.empty() ? sel : toolkits::make_selection(only, cfg.tools);
+        auto const listed
+            = only.empty() ? sel : toolkits::make_selection(only, cfg.catalogue.tools);
         print(
-            cfg.list_json ? toolkits::list_tools_json(listed) : toolkits::list_tools_text(listed));
+            cmd.list_json ? toolkits::list_tools_json(listed) : toolkits::list_tools_text(listed));
         return {};
     }
-    transport::https_options options;
-    options.connect_timeout = cfg.connect_timeout;
-    options.deadline = cfg.call_timeout;
-    options.max_response_bytes = cfg.max_response_bytes;
-    options.ca_file = cfg.ca_file;
-    auto client = std::make_shared<transport::https_client>(ioc, options);
-    credentials::credential_settings settings;
-    settings.secrets_file = cfg.secrets_file;
-    settings.credentials_file = cfg.credentials_file;
-    settings.token_store = cfg.token_store;
-    settings.shared = cfg.shared_credentials;
-    settings.per_request = cfg.per_request_credentials;
-    settings.allow_insecure = cfg.allow_insecure_upstream;
+    auto client = std::make_shared<transport::https_client>(ioc, https_options_of(cfg.upstream));
+    auto settings = cfg.credentials;
+    settings.allow_insecure = cfg.upstream.allow_insecure;
     auto hub = std::make_shared<credentials::credential_hub>(std::move(settings), *client);
     auto credentials = hub->server_secrets();
     warn_insecure_secret_urls(cfg, *credentials);
     warn_unrenewable(*hub);
     toolkits::execution_options execution;
-    execution.allow_insecure_upstream = cfg.allow_insecure_upstream;
+    execution.allow_insecure_upstream = cfg.upstream.allow_insecure;
     auto executor = std::make_shared<toolkits::http_executor>(*client, *credentials,
         read_overrides(cfg), toolkits::shaping_options {}, execution, hub->tokens());
     auto provider = std::make_unique<toolkits::catalogue_provider>(sel, *executor);

@@ -1,107 +1,59 @@
-// Command-line and environment configuration. Bad configuration is reported in one line and
-// the process exits with status 2 before anything is served.
+// The process's configuration: the option structs of the subsystems, each filled by flags the
+// subsystem registers beside its code, from the command line, the TOOLGATE_* environment and a
+// TOML file. Bad configuration is reported in one line and the process exits with status 2
+// before anything is served.
 #pragma once
 
+#include "app/catalogue_options.hpp"
+#include "app/lifecycle.hpp"
+#include "auth/client_auth.hpp"
+#include "common/result.hpp"
 #include "credentials/auth_cli.hpp"
+#include "credentials/credential_hub.hpp"
 #include "credentials/sign_in_options.hpp"
+#include "mcp/router.hpp"
+#include "mcp/serving_options.hpp"
+#include "mcp/tool_views.hpp"
+#include "ops/ops_options.hpp"
 
-#include <chrono>
-#include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
-#include <utility>
 #include <vector>
 
 namespace toolgate::app {
 
-/// One HTTP worker thread per core the process may run on (1 when unknown, at most 64).
-unsigned default_threads();
+using mcp::default_threads;
+using ops::parse_listen_address;
+
+/// One-shot commands and the configuration's own flags.
+struct command_options {
+    std::string config_file; ///< --config: TOML, one key per flag
+    bool print_config = false; ///< --print-config: print the effective settings and exit
+    bool list_toolkits = false; ///< --list-toolkits
+    bool list_tools = false; ///< --list-tools
+    std::string list_toolkit; ///< --toolkit: with --list-tools, only this toolkit
+    bool list_json = false; ///< --json: with --list-*
+};
 
 struct config {
-    // Transport
-    std::string transport = "stdio"; ///< stdio | http
-    std::string host = "127.0.0.1";
-    std::uint16_t port = 8080;
-    std::string path = "/mcp";
-    unsigned threads = default_threads(); ///< HTTP worker threads: by default one per core
-    std::vector<std::string> allowed_origins; ///< extra allowed Origins
-    bool allow_unauthenticated = false; ///< non-loopback bind without auth
-    std::string session_key; ///< HMAC key for session ids
-    std::chrono::seconds session_idle_timeout { 30 * 60 };
-    std::chrono::seconds session_max_age { 24 * 60 * 60 };
-
-    // Client authentication (HTTP only; see auth/client_auth.hpp)
-    std::string auth_token_file; ///< static bearer tokens, one a line
-    std::string oauth_jwks_file; ///< JWKS: OAuth resource-server mode
-    std::string oauth_issuer; ///< required `iss`
-    std::string oauth_audience; ///< required `aud` (default: our URL)
-    std::vector<std::string> oauth_authorization_servers; ///< for the metadata (default: issuer)
-    std::string oauth_scopes; ///< required scopes, space separated
-    std::chrono::seconds oauth_leeway { 60 }; ///< clock skew on exp/nbf
-
-    // Limits
-    std::size_t max_line_bytes = 4 * 1024 * 1024; ///< one stdio message
-    std::size_t max_body_bytes = 4 * 1024 * 1024; ///< one HTTP request body
-    std::size_t max_depth = 64; ///< JSON nesting
-    std::chrono::seconds header_timeout { 10 }; ///< slow clients: reading headers
-    std::chrono::seconds body_timeout { 30 }; ///< slow clients: reading a body
-    std::chrono::seconds idle_timeout { 120 }; ///< keep-alive idle
-    std::size_t max_header_bytes = 16 * 1024; ///< one HTTP request's headers (431)
-    std::size_t max_connections = 512; ///< open HTTP connections (503 past it)
-    std::size_t max_sessions = 1024; ///< live legacy HTTP sessions
-    std::size_t max_sessions_per_principal = 64; ///< of one authenticated client
-    std::size_t max_inflight_per_principal = 128; ///< one authenticated client's calls
-    std::size_t max_connections_per_address = 128; ///< open HTTP connections from one address
-    std::size_t max_inflight_per_session = 64; ///< tool calls at once in one session
-    std::size_t max_inflight = 256; ///< tool calls at once, whole server
-    std::chrono::seconds shutdown_grace { 10 }; ///< SIGTERM: wait this long for calls
-
-    // Catalogue
-    std::vector<std::string> toolkits; ///< served toolkits (empty: all)
-    std::vector<std::string> tools; ///< tool globs (empty: all)
-    std::string tool_names = "wire"; ///< wire (Toolkit_Tool) | dotted (Toolkit.Tool)
-    std::size_t page_size = 0; ///< 0: one page
-    std::string tool_mode = "auto"; ///< full | discovery | auto
-    std::size_t max_listed_tools = 40; ///< auto: full listing up to this many tools
-    std::vector<std::string> pins; ///< tool globs listed beside the meta-tools
-    bool read_only = false; ///< only read-only tools are served
-
-    // Upstream
-    std::vector<std::string> base_urls; ///< Toolkit=URL overrides
-    std::string ca_file; ///< extra trusted CA (PEM)
-    std::chrono::seconds connect_timeout { 10 };
-    /// Below the TypeScript SDK's 60 s request timeout, so that our error (naming host, phase
-    /// and deadline) reaches the client before its own generic "Request timed out".
-    std::chrono::seconds call_timeout { 55 };
-    std::size_t max_response_bytes = 32 * 1024 * 1024;
-    bool allow_insecure_upstream = false; ///< http:// platforms off loopback
-
-    // Operations (README "Operations")
-    std::string metrics_listen; ///< ADDR:PORT serving /metrics; empty: the HTTP port
-    bool metrics_public = false; ///< /metrics without client authentication
-    std::chrono::seconds drain_delay { 0 }; ///< after SIGTERM: /readyz 503, still serving
-    std::string config_file; ///< --config: TOML, one key per flag
-    bool print_config = false; ///< print the effective settings and exit
-
-    // Platform credentials (credentials/credential_hub.hpp)
-    std::string secrets_file; ///< KEY=VALUE platform secrets, reloaded on SIGHUP
-    std::string token_store; ///< OAuth tokens ("" : the default path)
-    std::string credentials_file; ///< each client principal's own secrets
-    bool shared_credentials = false; ///< clients without their own use the server's
-    bool per_request_credentials = false; ///< Toolgate-Secret-<VARIABLE> request headers
+    std::string transport = "stdio"; ///< --transport: stdio | http
+    mcp::http_options http; ///< the HTTP endpoint and its listener
+    mcp::session_options sessions; ///< legacy HTTP sessions
+    auth::client_auth_options client_auth; ///< HTTP client authentication
+    mcp::router_limits limits; ///< JSON depth, calls in flight
+    mcp::stdio_options stdio;
+    lifecycle_options lifecycle; ///< shutdown grace, drain delay
+    ops::options ops; ///< metrics, logs (README "Operations")
+    catalogue_options catalogue; ///< served toolkits and tools
+    mcp::view_settings views; ///< tool mode, names, pages, pins, read-only
+    upstream_options upstream; ///< base URLs, CA, time-outs
+    /// Platform credentials (credentials/credential_hub.hpp); `allow_insecure` is
+    /// `upstream.allow_insecure`, set where the hub is built.
+    credentials::credential_settings credentials;
     credentials::sign_in_options sign_in; ///< sign-in from the conversation (--public-url)
-
     /// `toolgate auth <action> [Toolkit]` (credentials/auth_cli.hpp); action "" : serve.
     credentials::auth_command auth;
-
-    // Logging and one-shot commands
-    std::string log_level = "info";
-    std::string log_format = "text"; ///< text | json (one object a line)
-    bool list_toolkits = false;
-    bool list_tools = false;
-    std::string list_toolkit;
-    bool list_json = false;
+    command_options command;
 };
 
 /// The arguments that make a stdio toolgate serve what `cfg` serves: the catalogue choices and
@@ -112,12 +64,10 @@ std::vector<std::string> stdio_arguments(config const& cfg);
 /// Writes `message` and a newline to stderr in one write.
 void print_error(std::string const& message);
 
-/// `ADDR:PORT` (`[v6addr]:PORT` for IPv6) as the address and the port; nullopt when malformed.
-std::optional<std::pair<std::string, std::uint16_t>> parse_listen_address(std::string_view text);
-
-/// Parses argv and the TOOLGATE_* environment. Returns nullopt with `exit_code` set when the
-/// process should exit now (after --help or --version: 0; on a bad flag: 2, message printed).
-std::optional<config> parse_config(
-    int argc, char** argv, int& exit_code, std::string const& version);
+/// Parses argv, the TOOLGATE_* environment and the --config file: the configuration to run
+/// with; nullopt when there is nothing more to do (--help, --version or --print-config printed
+/// what was asked: exit 0); or the problem (print "toolgate: " and it, exit 2).
+common::checked<std::optional<config>> parse_config(
+    int argc, char** argv, std::string const& version);
 
 } // namespace toolgate::app

@@ -1,6 +1,8 @@
 // The lifecycle coroutine (see lifecycle.hpp).
 #include "app/lifecycle.hpp"
 
+#include "common/cli_options.hpp"
+
 #include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
@@ -45,6 +47,17 @@ asio::awaitable<void> cancel_rest(served_mode& mode)
 }
 
 } // namespace
+
+void add_options(CLI::App& app, lifecycle_options& o)
+{
+    common::add_seconds(app, "--shutdown-grace", o.grace,
+        "seconds SIGTERM/SIGINT waits for calls in flight before cancelling them", 0, 3600);
+    common::add_seconds(app, "--drain-delay", o.drain_delay,
+        "seconds after SIGTERM/SIGINT during which /readyz answers 503 while requests are "
+        "still served, so a load balancer stops sending new ones before the listener closes",
+        0, 3600)
+        ->envname("TOOLGATE_DRAIN_DELAY");
+}
 
 asio::awaitable<void> run_lifecycle(
     asio::signal_set& signals, served_mode& mode, lifecycle_options options)

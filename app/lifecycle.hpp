@@ -13,6 +13,10 @@
 #include <chrono>
 #include <cstddef>
 
+namespace CLI {
+class App;
+}
+
 namespace toolgate::app {
 
 /// What a serving mode does at each step of the lifecycle. Called on the lifecycle's
@@ -38,6 +42,9 @@ struct lifecycle_options {
     std::chrono::seconds grace { 10 }; ///< --shutdown-grace
     std::atomic<bool>* ready = nullptr; ///< set false at the first stop signal; null: none
 };
+
+/// --shutdown-grace and --drain-delay.
+void add_options(CLI::App& app, lifecycle_options& o);
 
 /// Runs until `mode` is drained after a stop signal (or given up on, 2 s after cancelling).
 /// `signals` holds SIGINT, SIGTERM and SIGHUP, made before serving starts so that no signal

@@ -61,18 +61,17 @@ private:
 
 int serve_stdio(config const& cfg, asio::io_context& ioc, service& svc)
 {
-    if (!cfg.credentials_file.empty() || cfg.per_request_credentials) {
+    if (!cfg.credentials.credentials_file.empty() || cfg.credentials.per_request) {
         throw std::runtime_error("--credentials-file and --per-request-credentials serve several "
                                  "clients over HTTP (--transport http with client "
                                  "authentication); stdio has one client: use --secrets-file");
     }
     served_protocol stack(cfg, svc);
-    mcp::router r(stack.provider(), stack.dispatcher(),
-        { cfg.max_depth, cfg.max_inflight_per_session, cfg.max_inflight });
+    mcp::router r(stack.provider(), stack.dispatcher(), cfg.limits);
     r.set_request_states(mcp::make_request_states({}));
-    auto sign_in = svc.credentials
-        ? mcp::sign_in_setup::for_stdio(ioc, *svc.credentials, cfg.sign_in, cfg.call_timeout)
-        : nullptr;
+    auto sign_in = svc.credentials ? mcp::sign_in_setup::for_stdio(
+                       ioc, *svc.credentials, cfg.sign_in, cfg.upstream.call_timeout)
+                                   : nullptr;
     if (sign_in) {
         r.add_step(sign_in->step()); // sign-in from the conversation (issue 26)
     }
@@ -82,9 +81,9 @@ int serve_stdio(config const& cfg, asio::io_context& ioc, service& svc)
 
     auto conv = std::make_shared<mcp::conversation>(ioc.get_executor());
     auto channel
-        = std::make_shared<transport::stdio_channel>(ioc.get_executor(), cfg.max_line_bytes);
+        = std::make_shared<transport::stdio_channel>(ioc.get_executor(), cfg.stdio.max_line_bytes);
     conv->outbox().attach(channel); // unsolicited messages are lines on stdout too
-    mcp::stdio_session session(r, conv, channel, cfg.max_line_bytes);
+    mcp::stdio_session session(r, conv, channel, cfg.stdio.max_line_bytes);
     // docs/decisions.md: stdin EOF cancels in-flight calls and exits promptly with status 0;
     // so does the end of the lifecycle (a signal, then the calls drained or cancelled).
     bool stopped = false;
@@ -98,7 +97,7 @@ int serve_stdio(config const& cfg, asio::io_context& ioc, service& svc)
     asio::signal_set signals(ioc, SIGINT, SIGTERM, SIGHUP);
     stdio_mode mode(r, session, svc.credentials.get());
     asio::co_spawn(ioc,
-        run_lifecycle(signals, mode, { std::chrono::seconds(0), cfg.shutdown_grace }),
+        run_lifecycle(signals, mode, { std::chrono::seconds(0), cfg.lifecycle.grace }),
         [&stop](std::exception_ptr const& error) {
             transport::log_root_failure("lifecycle", error);
             stop();

@@ -14,14 +14,7 @@ std::vector<discovery::search_entry> texts_of(service const& svc)
 
 mcp::view_settings settings_of(config const& cfg, service const& svc)
 {
-    mcp::view_settings s;
-    s.mode = mcp::parse_tool_mode(cfg.tool_mode).value_or(mcp::tool_mode::automatic);
-    s.max_listed_tools = cfg.max_listed_tools;
-    s.pins = cfg.pins;
-    s.read_only = cfg.read_only;
-    s.naming
-        = cfg.tool_names == "dotted" ? protocol::tool_naming::dotted : protocol::tool_naming::wire;
-    s.page_size = cfg.page_size;
+    auto s = cfg.views;
     s.server_toolkits_note = svc.credentials_note;
     return s;
 }

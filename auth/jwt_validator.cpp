@@ -9,6 +9,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
+#include <boost/system/result.hpp>
 #include <fmt/format.h>
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
@@ -245,6 +246,112 @@ std::vector<std::string> read_scopes(json::object const& claims)
     return out;
 }
 
+/// A JWS in compact serialisation, decoded, with the header checks passed.
+struct decoded_jws {
+    json::object header;
+    json::object claims;
+    std::string signature;
+    std::string_view signing_input; ///< points into the token
+    std::string alg;
+};
+
+/// The token's parts, or why it is not a JWS we verify (size, shape, encoding, alg, crit,
+/// typ).
+boost::system::result<decoded_jws, std::string> decode_jws(std::string_view token)
+{
+    if (token.size() > max_token_bytes) {
+        return std::string("token too large");
+    }
+    auto const dot1 = token.find('.');
+    auto const dot2 = dot1 == std::string_view::npos ? dot1 : token.find('.', dot1 + 1);
+    if (dot2 == std::string_view::npos || token.find('.', dot2 + 1) != std::string_view::npos) {
+        return std::string("not a JWS compact serialisation");
+    }
+    auto header_text = base64url_decode(token.substr(0, dot1));
+    auto payload_text = base64url_decode(token.substr(dot1 + 1, dot2 - dot1 - 1));
+    auto signature = base64url_decode(token.substr(dot2 + 1));
+    if (!header_text || !payload_text || !signature) {
+        return std::string("malformed base64url");
+    }
+    auto header = parse_object(*header_text);
+    auto claims = parse_object(*payload_text);
+    if (!header || !claims) {
+        return std::string("header or payload is not a JSON object");
+    }
+    // Only the algorithms we verify; "none" and HMAC (key confusion) are refused here.
+    auto alg = get_string(*header, "alg").value_or("");
+    if (alg != "RS256" && alg != "ES256") {
+        return std::string("unsupported alg");
+    }
+    if (header->contains("crit")) {
+        return std::string("unsupported crit header");
+    }
+    // RFC 9068 §4: an access token says so in `typ`; an ID token (typ "JWT") or another kind
+    // of JWT signed by the same issuer must not pass for one. A token without `typ` is taken.
+    if (auto const* typ = header->if_contains("typ")) {
+        auto const kind
+            = typ->is_string() ? common::to_lower_ascii(typ->get_string()) : std::string();
+        if (kind != "at+jwt" && kind != "application/at+jwt") {
+            return std::string("typ is not at+jwt");
+        }
+    }
+    return decoded_jws { std::move(*header), std::move(*claims), std::move(*signature),
+        token.substr(0, dot2), std::move(alg) };
+}
+
+/// Why no key verifies the signature ("" when one does).
+std::string signature_problem(jwks const& keys, decoded_jws const& jws)
+{
+    auto const kid = get_string(jws.header, "kid");
+    bool candidate = false;
+    for (auto const& key : keys.keys()) {
+        if (key.alg() != jws.alg || (kid && key.kid() != *kid)) {
+            continue;
+        }
+        candidate = true;
+        if (key.verify(jws.signing_input, jws.signature)) {
+            return {};
+        }
+    }
+    return candidate ? "bad signature" : "no key matches kid and alg";
+}
+
+/// Why the claims do not admit the token now ("" when they do): issuer, audience, dates
+/// (with the policy's leeway) and a subject.
+std::string claims_problem(
+    json::object const& claims, jwt_policy const& policy, std::chrono::system_clock::time_point now)
+{
+    if (get_string(claims, "iss") != policy.issuer) {
+        return "wrong issuer";
+    }
+    if (!audience_matches(claims.if_contains("aud"), policy.audience)) {
+        return "wrong audience";
+    }
+    bool bad_date = false;
+    auto const exp = numeric_date(claims, "exp", bad_date);
+    auto const nbf = numeric_date(claims, "nbf", bad_date);
+    if (bad_date) {
+        return "malformed exp or nbf";
+    }
+    auto const seconds
+        = std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count();
+    if (!exp) {
+        return "no exp";
+    }
+    if (*exp + policy.leeway.count() <= seconds) {
+        return "expired";
+    }
+    if (nbf && *nbf - policy.leeway.count() > seconds) {
+        return "not yet valid";
+    }
+    // RFC 9068 §2.2: `sub` is required; sessions are bound to it.
+    auto subject = get_string(claims, "sub");
+    if (!subject || subject->empty()) {
+        return "no sub";
+    }
+    return {};
+}
+
 } // namespace
 
 void jwk::key_deleter::operator()(void* key) const
@@ -362,97 +469,22 @@ jwt_validator::jwt_validator(jwks keys, jwt_policy policy)
 std::optional<jwt_claims> jwt_validator::validate(
     std::string_view token, jwt_error& error, std::chrono::system_clock::time_point now) const
 {
-    auto fail = [&error](std::string reason) {
-        error.reason = std::move(reason);
+    auto jws = decode_jws(token);
+    if (!jws) {
+        error.reason = std::move(jws.error());
         return std::nullopt;
-    };
-    if (token.size() > max_token_bytes) {
-        return fail("token too large");
     }
-    auto const dot1 = token.find('.');
-    auto const dot2 = dot1 == std::string_view::npos ? dot1 : token.find('.', dot1 + 1);
-    if (dot2 == std::string_view::npos || token.find('.', dot2 + 1) != std::string_view::npos) {
-        return fail("not a JWS compact serialisation");
+    if (auto problem = signature_problem(keys_, *jws); !problem.empty()) {
+        error.reason = std::move(problem);
+        return std::nullopt;
     }
-    auto header_text = base64url_decode(token.substr(0, dot1));
-    auto payload_text = base64url_decode(token.substr(dot1 + 1, dot2 - dot1 - 1));
-    auto signature = base64url_decode(token.substr(dot2 + 1));
-    if (!header_text || !payload_text || !signature) {
-        return fail("malformed base64url");
-    }
-    auto header = parse_object(*header_text);
-    auto claims = parse_object(*payload_text);
-    if (!header || !claims) {
-        return fail("header or payload is not a JSON object");
-    }
-    // Only the algorithms we verify; "none" and HMAC (key confusion) are refused here.
-    auto const alg = get_string(*header, "alg").value_or("");
-    if (alg != "RS256" && alg != "ES256") {
-        return fail("unsupported alg");
-    }
-    if (header->contains("crit")) {
-        return fail("unsupported crit header");
-    }
-    // RFC 9068 §4: an access token says so in `typ`; an ID token (typ "JWT") or another kind
-    // of JWT signed by the same issuer must not pass for one. A token without `typ` is taken.
-    if (auto const* typ = header->if_contains("typ")) {
-        auto const kind
-            = typ->is_string() ? common::to_lower_ascii(typ->get_string()) : std::string();
-        if (kind != "at+jwt" && kind != "application/at+jwt") {
-            return fail("typ is not at+jwt");
-        }
-    }
-    auto const kid = get_string(*header, "kid");
-    auto const signing_input = token.substr(0, dot2);
-    bool verified = false;
-    bool candidate = false;
-    for (auto const& key : keys_.keys()) {
-        if (key.alg() != alg || (kid && key.kid() != *kid)) {
-            continue;
-        }
-        candidate = true;
-        if (key.verify(signing_input, *signature)) {
-            verified = true;
-            break;
-        }
-    }
-    if (!candidate) {
-        return fail("no key matches kid and alg");
-    }
-    if (!verified) {
-        return fail("bad signature");
-    }
-    if (get_string(*claims, "iss") != policy_.issuer) {
-        return fail("wrong issuer");
-    }
-    if (!audience_matches(claims->if_contains("aud"), policy_.audience)) {
-        return fail("wrong audience");
-    }
-    bool bad_date = false;
-    auto const exp = numeric_date(*claims, "exp", bad_date);
-    auto const nbf = numeric_date(*claims, "nbf", bad_date);
-    if (bad_date) {
-        return fail("malformed exp or nbf");
-    }
-    auto const seconds
-        = std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count();
-    if (!exp) {
-        return fail("no exp");
-    }
-    if (*exp + policy_.leeway.count() <= seconds) {
-        return fail("expired");
-    }
-    if (nbf && *nbf - policy_.leeway.count() > seconds) {
-        return fail("not yet valid");
-    }
-    // RFC 9068 §2.2: `sub` is required; sessions are bound to it.
-    auto subject = get_string(*claims, "sub");
-    if (!subject || subject->empty()) {
-        return fail("no sub");
+    if (auto problem = claims_problem(jws->claims, policy_, now); !problem.empty()) {
+        error.reason = std::move(problem);
+        return std::nullopt;
     }
     jwt_claims out;
-    out.subject = std::move(*subject);
-    out.scopes = read_scopes(*claims);
+    out.subject = get_string(jws->claims, "sub").value_or("");
+    out.scopes = read_scopes(jws->claims);
     return out;
 }
 

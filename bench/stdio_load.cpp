@@ -9,6 +9,7 @@
 //              --seconds 20 -- SERVER ARGV...
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -155,6 +156,71 @@ std::string request(options const& o, std::size_t id)
         id, o.method);
 }
 
+/// The requests, and how far the run has got with them.
+struct progress {
+    std::vector<std::string> lines;
+    std::size_t sent = 0; ///< whole requests written
+    std::size_t partial = 0; ///< bytes of lines[sent] written so far
+    std::size_t done = 0; ///< answers counted
+    std::size_t bytes = 0; ///< answer bytes read
+    bool first_checked = false;
+};
+
+/// As many whole requests as the window allows, in one write where they fit.
+void send_some(int fd, options const& o, progress& p)
+{
+    std::string batch;
+    std::size_t const until = std::min(o.count, p.done + o.window);
+    batch.append(p.lines[p.sent], p.partial, std::string::npos);
+    for (std::size_t i = p.sent + 1; i < until; ++i) {
+        batch += p.lines[i];
+    }
+    auto const n = write(fd, batch.data(), batch.size());
+    if (n < 0 && errno != EAGAIN && errno != EINTR) {
+        fail(fmt::format("write to the server: {}", std::strerror(errno)));
+    }
+    auto left = n > 0 ? static_cast<std::size_t>(n) : 0;
+    while (left > 0) {
+        auto const rest = p.lines[p.sent].size() - p.partial;
+        if (left >= rest) {
+            left -= rest;
+            p.partial = 0;
+            ++p.sent;
+        } else {
+            p.partial += left;
+            left = 0;
+        }
+    }
+}
+
+/// Reads what the server has answered and counts the answers (one a line).
+void receive_some(int fd, options const& o, progress& p, std::vector<char>& buffer)
+{
+    auto const n = read(fd, buffer.data(), buffer.size());
+    if (n == 0) {
+        fail("the server closed its stdout");
+    }
+    if (n < 0) {
+        if (errno == EINTR || errno == EAGAIN) {
+            return;
+        }
+        fail(fmt::format("read: {}", std::strerror(errno)));
+    }
+    std::string_view const got(buffer.data(), static_cast<std::size_t>(n));
+    if (!p.first_checked) {
+        // The first answer must be a result: a failing call would measure errors.
+        if (got.substr(0, std::min<std::size_t>(got.size(), 300)).find("\"error\"")
+            != std::string_view::npos) {
+            fail(fmt::format("{} failed: {}", o.method, got.substr(0, 300)));
+        }
+        p.first_checked = true;
+    }
+    p.bytes += got.size();
+    for (char ch : got) {
+        p.done += ch == '\n' ? 1 : 0;
+    }
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -173,24 +239,19 @@ int main(int argc, char** argv)
     }
     // The requests are built before the clock starts: the driver's work is writing and
     // counting only.
-    std::vector<std::string> lines;
-    lines.reserve(o.count);
+    progress p;
+    p.lines.reserve(o.count);
     for (std::size_t i = 0; i < o.count; ++i) {
-        lines.push_back(request(o, i + 1));
+        p.lines.push_back(request(o, i + 1));
     }
     fcntl(c.to, F_SETFL, fcntl(c.to, F_GETFL) | O_NONBLOCK);
 
     using clock = std::chrono::steady_clock;
     auto const start = clock::now();
     auto const deadline = start + std::chrono::duration<double>(o.seconds);
-    std::size_t sent = 0; // whole requests written
-    std::size_t partial = 0; // bytes of lines[sent] written so far
-    std::size_t done = 0;
-    std::size_t bytes = 0;
-    bool first_checked = false;
     std::vector<char> buffer(1 << 20);
-    while (done < o.count && clock::now() < deadline) {
-        bool const can_send = sent < o.count && sent - done < o.window;
+    while (p.done < o.count && clock::now() < deadline) {
+        bool const can_send = p.sent < o.count && p.sent - p.done < o.window;
         pollfd fds[2] = { { c.from, POLLIN, 0 }, { c.to, short(can_send ? POLLOUT : 0), 0 } };
         if (poll(fds, 2, 100) < 0) {
             if (errno == EINTR) {
@@ -199,54 +260,10 @@ int main(int argc, char** argv)
             fail(fmt::format("poll: {}", std::strerror(errno)));
         }
         if ((fds[1].revents & POLLOUT) != 0) {
-            // As many whole requests as the window allows, in one write where they fit.
-            std::string batch;
-            std::size_t const until = std::min(o.count, done + o.window);
-            batch.append(lines[sent], partial, std::string::npos);
-            for (std::size_t i = sent + 1; i < until; ++i) {
-                batch += lines[i];
-            }
-            auto const n = write(c.to, batch.data(), batch.size());
-            if (n < 0 && errno != EAGAIN && errno != EINTR) {
-                fail(fmt::format("write to the server: {}", std::strerror(errno)));
-            }
-            auto left = n > 0 ? static_cast<std::size_t>(n) : 0;
-            while (left > 0) {
-                auto const rest = lines[sent].size() - partial;
-                if (left >= rest) {
-                    left -= rest;
-                    partial = 0;
-                    ++sent;
-                } else {
-                    partial += left;
-                    left = 0;
-                }
-            }
+            send_some(c.to, o, p);
         }
         if ((fds[0].revents & (POLLIN | POLLHUP)) != 0) {
-            auto const n = read(c.from, buffer.data(), buffer.size());
-            if (n == 0) {
-                fail("the server closed its stdout");
-            }
-            if (n < 0) {
-                if (errno == EINTR || errno == EAGAIN) {
-                    continue;
-                }
-                fail(fmt::format("read: {}", std::strerror(errno)));
-            }
-            std::string_view const got(buffer.data(), static_cast<std::size_t>(n));
-            if (!first_checked) {
-                // The first answer must be a result: a failing call would measure errors.
-                if (got.substr(0, std::min<std::size_t>(got.size(), 300)).find("\"error\"")
-                    != std::string_view::npos) {
-                    fail(fmt::format("{} failed: {}", o.method, got.substr(0, 300)));
-                }
-                first_checked = true;
-            }
-            bytes += got.size();
-            for (char ch : got) {
-                done += ch == '\n' ? 1 : 0;
-            }
+            receive_some(c.from, o, p, buffer);
         }
     }
     double const seconds = std::chrono::duration<double>(clock::now() - start).count();
@@ -254,6 +271,6 @@ int main(int argc, char** argv)
     close(c.from);
     int status = 0;
     waitpid(c.pid, &status, 0);
-    std::printf("{\"requests\":%zu,\"seconds\":%.6f,\"bytes\":%zu}\n", done, seconds, bytes);
+    std::printf("{\"requests\":%zu,\"seconds\":%.6f,\"bytes\":%zu}\n", p.done, seconds, p.bytes);
     return 0;
 }

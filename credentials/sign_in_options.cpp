@@ -7,7 +7,7 @@
 
 namespace toolgate::credentials {
 
-void add_sign_in_options(CLI::App& app, sign_in_options& options)
+void add_options(CLI::App& app, sign_in_options& options)
 {
     app.add_option("--public-url", options.public_url,
            "the URL browsers reach this toolgate at, e.g. https://mcp.example.com: sign-in "

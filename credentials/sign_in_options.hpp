@@ -18,6 +18,6 @@ struct sign_in_options {
 };
 
 /// Adds `--public-url` (env TOOLGATE_PUBLIC_URL) to `app`, filling `options`.
-void add_sign_in_options(CLI::App& app, sign_in_options& options);
+void add_options(CLI::App& app, sign_in_options& options);
 
 } // namespace toolgate::credentials

@@ -2,6 +2,7 @@
 #include "discovery/discovery.hpp"
 
 #include "common/ascii.hpp"
+#include "common/result.hpp"
 #include "protocol/suggest.hpp"
 #include "protocol/text.hpp"
 #include "protocol/tool_pages.hpp"
@@ -145,6 +146,127 @@ std::string shown_name(tool_descriptor const& tool, call_context const& context)
     return dotted ? tool.dotted_name : tool.name;
 }
 
+/// What toolgate_search_tools was asked.
+struct search_request {
+    std::string_view query; ///< points into the arguments
+    std::size_t limit = default_limit;
+    bool read_only = false;
+    std::set<std::string> toolkits; ///< served names, as spelled here; empty: all
+};
+
+/// The `toolkit` filter: served toolkits named in a comma list (any letter case), or the
+/// problem naming one that is not served.
+common::checked<std::set<std::string>> wanted_toolkits(
+    std::string_view list, std::vector<std::string> const& served)
+{
+    std::set<std::string> wanted;
+    std::string_view rest = list;
+    while (!rest.empty()) {
+        auto const comma = rest.find(',');
+        auto item = rest.substr(0, comma);
+        while (!item.empty() && item.front() == ' ') {
+            item.remove_prefix(1);
+        }
+        while (!item.empty() && item.back() == ' ') {
+            item.remove_suffix(1);
+        }
+        if (!item.empty()) {
+            auto known = std::find_if(served.begin(), served.end(),
+                [&](auto const& k) { return common::iequals_ascii(k, item); });
+            if (known == served.end()) {
+                return common::problem_of(
+                    fmt::format("argument `toolkit`: `{}` is not served here; served: {}",
+                        protocol::clipped(item), fmt::join(served, ", ")));
+            }
+            wanted.insert(*known);
+        }
+        if (comma == std::string_view::npos) {
+            break;
+        }
+        rest.remove_prefix(comma + 1);
+    }
+    return wanted;
+}
+
+/// toolgate_search_tools' arguments, or the problem naming the one that is wrong.
+common::checked<search_request> search_request_of(
+    json::object const& arguments, std::vector<std::string> const& served)
+{
+    search_request request;
+    auto const* query = arguments.if_contains("query");
+    if (!query || !query->is_string() || query->get_string().empty()) {
+        return common::problem_of("argument `query`: a non-empty string is required (what you "
+                                  "want to do, in plain words)");
+    }
+    if (query->get_string().size() > max_query) {
+        return common::problem_of(
+            fmt::format("argument `query`: at most {} characters", max_query));
+    }
+    request.query = query->get_string();
+    if (auto const* l = arguments.if_contains("limit"); l && !l->is_null()) {
+        if (!l->is_int64() || l->get_int64() < 1 || l->get_int64() > std::int64_t(max_limit)) {
+            return common::problem_of(
+                fmt::format("argument `limit`: expected an integer from 1 to {}", max_limit));
+        }
+        request.limit = static_cast<std::size_t>(l->get_int64());
+    }
+    if (auto const* r = arguments.if_contains("read_only_only"); r && !r->is_null()) {
+        if (!r->is_bool()) {
+            return common::problem_of("argument `read_only_only`: expected true or false");
+        }
+        request.read_only = r->get_bool();
+    }
+    if (auto const* t = arguments.if_contains("toolkit"); t && !t->is_null()) {
+        if (!t->is_string()) {
+            return common::problem_of("argument `toolkit`: expected a toolkit name");
+        }
+        auto kits = wanted_toolkits(t->get_string(), served);
+        if (!kits) {
+            return kits.error();
+        }
+        request.toolkits = std::move(*kits);
+    }
+    return request;
+}
+
+/// One search hit as the model reads it: name, summary, required arguments, hints.
+json::object listed_hit(tool_descriptor const& tool, call_context const& context)
+{
+    json::object item;
+    item["name"] = shown_name(tool, context);
+    item["summary"] = summary_of(tool.description);
+    json::array required;
+    for (auto& r : required_of(tool)) {
+        required.emplace_back(r);
+    }
+    item["required"] = std::move(required);
+    item["read_only"] = tool.hints.read_only;
+    item["destructive"] = tool.hints.destructive;
+    if (auto const kit = toolkit_of(tool); context.lacks_sign_in(kit)) {
+        item["sign_in_needed"] = sign_in_note(kit);
+    }
+    return item;
+}
+
+/// The search's answer: the hits and what to do next, or a hint when nothing matched.
+json::object search_answer(std::string_view query, json::array found)
+{
+    json::object answer;
+    answer["query"] = query;
+    if (found.empty()) {
+        answer["tools"] = json::array();
+        answer["hint"]
+            = "No tool matched these words. Try fewer or plainer words naming the thing and the "
+              "action (\"invoice list\", \"delete card\"), drop the toolkit or read_only_only "
+              "filters, or check the spelling.";
+    } else {
+        answer["tools"] = std::move(found);
+        answer["next"] = "Call one with toolgate_call_tool {\"name\": ..., \"arguments\": {...}}; "
+                         "toolgate_describe_tools gives a tool's full arguments.";
+    }
+    return answer;
+}
+
 } // namespace
 
 std::vector<search_entry> search_entries(catalogue_provider const& provider)
@@ -224,104 +346,27 @@ std::vector<search_index::hit> discovery_provider::search(
 call_result discovery_provider::search_tools(
     json::object const& arguments, call_context const& context) const
 {
-    auto const* query = arguments.if_contains("query");
-    if (!query || !query->is_string() || query->get_string().empty()) {
-        return call_result::error("argument `query`: a non-empty string is required (what you "
-                                  "want to do, in plain words)");
+    auto request = search_request_of(arguments, toolkits_);
+    if (!request) {
+        return call_result::error(std::move(request.error().message));
     }
-    if (query->get_string().size() > max_query) {
-        return call_result::error(
-            fmt::format("argument `query`: at most {} characters", max_query));
-    }
-    std::size_t limit = default_limit;
-    if (auto const* l = arguments.if_contains("limit"); l && !l->is_null()) {
-        if (!l->is_int64() || l->get_int64() < 1 || l->get_int64() > std::int64_t(max_limit)) {
-            return call_result::error(
-                fmt::format("argument `limit`: expected an integer from 1 to {}", max_limit));
-        }
-        limit = static_cast<std::size_t>(l->get_int64());
-    }
-    bool read_only = false;
-    if (auto const* r = arguments.if_contains("read_only_only"); r && !r->is_null()) {
-        if (!r->is_bool()) {
-            return call_result::error("argument `read_only_only`: expected true or false");
-        }
-        read_only = r->get_bool();
-    }
-    std::set<std::string> wanted_kits;
-    if (auto const* t = arguments.if_contains("toolkit"); t && !t->is_null()) {
-        if (!t->is_string()) {
-            return call_result::error("argument `toolkit`: expected a toolkit name");
-        }
-        std::string_view rest = t->get_string();
-        while (!rest.empty()) {
-            auto const comma = rest.find(',');
-            auto item = rest.substr(0, comma);
-            while (!item.empty() && item.front() == ' ') {
-                item.remove_prefix(1);
-            }
-            while (!item.empty() && item.back() == ' ') {
-                item.remove_suffix(1);
-            }
-            if (!item.empty()) {
-                auto known = std::find_if(toolkits_.begin(), toolkits_.end(),
-                    [&](auto const& k) { return common::iequals_ascii(k, item); });
-                if (known == toolkits_.end()) {
-                    return call_result::error(
-                        fmt::format("argument `toolkit`: `{}` is not served here; served: {}",
-                            protocol::clipped(item), fmt::join(toolkits_, ", ")));
-                }
-                wanted_kits.insert(*known);
-            }
-            if (comma == std::string_view::npos) {
-                break;
-            }
-            rest.remove_prefix(comma + 1);
-        }
-    }
+    auto const& wanted_kits = request->toolkits;
     auto const keep = [&](std::size_t position) {
         if (position >= inner_count_ || !visible(position, context)) {
             return false;
         }
         auto const& tool = tools_[position];
-        if (read_only && !tool.hints.read_only) {
+        if (request->read_only && !tool.hints.read_only) {
             return false;
         }
         return wanted_kits.empty() || wanted_kits.contains(toolkit_of(tool));
     };
-    auto const hits = index_.get()->search(query->get_string(), keep, limit);
+    auto const hits = index_.get()->search(request->query, keep, request->limit);
     json::array found;
     for (auto const& h : hits) {
-        auto const& tool = tools_[h.position];
-        json::object item;
-        item["name"] = shown_name(tool, context);
-        item["summary"] = summary_of(tool.description);
-        json::array required;
-        for (auto& r : required_of(tool)) {
-            required.emplace_back(r);
-        }
-        item["required"] = std::move(required);
-        item["read_only"] = tool.hints.read_only;
-        item["destructive"] = tool.hints.destructive;
-        if (auto const kit = toolkit_of(tool); context.lacks_sign_in(kit)) {
-            item["sign_in_needed"] = sign_in_note(kit);
-        }
-        found.push_back(std::move(item));
+        found.push_back(listed_hit(tools_[h.position], context));
     }
-    json::object answer;
-    answer["query"] = query->get_string();
-    if (found.empty()) {
-        answer["tools"] = json::array();
-        answer["hint"]
-            = "No tool matched these words. Try fewer or plainer words naming the thing and the "
-              "action (\"invoice list\", \"delete card\"), drop the toolkit or read_only_only "
-              "filters, or check the spelling.";
-    } else {
-        answer["tools"] = std::move(found);
-        answer["next"] = "Call one with toolgate_call_tool {\"name\": ..., \"arguments\": {...}}; "
-                         "toolgate_describe_tools gives a tool's full arguments.";
-    }
-    return json_answer(std::move(answer));
+    return json_answer(search_answer(request->query, std::move(found)));
 }
 
 call_result discovery_provider::describe_tools(

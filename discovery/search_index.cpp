@@ -92,88 +92,98 @@ action action_of_name(std::string_view name)
     return action::unknown;
 }
 
+/// The words that say what a request wants done, and which action each asks for.
+constexpr std::pair<std::string_view, action> action_table[] = {
+    { "show", action::read },
+    { "list", action::read },
+    { "get", action::read },
+    { "fetch", action::read },
+    { "find", action::read },
+    { "look", action::read },
+    { "see", action::read },
+    { "view", action::read },
+    { "read", action::read },
+    { "which", action::read },
+    { "who", action::read },
+    { "what", action::read },
+    { "how", action::read },
+    { "when", action::read },
+    { "where", action::read },
+    { "is", action::read },
+    { "are", action::read },
+    { "does", action::read },
+    { "do", action::read },
+    { "check", action::read },
+    { "count", action::read },
+    { "tell", action::read },
+    { "download", action::read },
+    { "pull", action::read },
+    { "search", action::read },
+    { "retrieve", action::read },
+    { "give", action::change }, // "give Priya the editor role"; "give me" is a phrase
+    { "create", action::create },
+    { "add", action::create },
+    { "new", action::create },
+    { "make", action::create },
+    { "start", action::create },
+    { "upload", action::create },
+    { "invite", action::create },
+    { "post", action::create },
+    { "write", action::create },
+    { "store", action::create },
+    { "load", action::create },
+    { "register", action::create },
+    { "record", action::create },
+    { "send", action::create },
+    { "open", action::create },
+    { "update", action::change },
+    { "edit", action::change },
+    { "change", action::change },
+    { "modify", action::change },
+    { "rename", action::change },
+    { "move", action::change },
+    { "set", action::change },
+    { "bump", action::change },
+    { "assign", action::change },
+    { "turn", action::change },
+    { "switch", action::change },
+    { "replace", action::change },
+    { "overwrite", action::change },
+    { "mark", action::change },
+    { "archive", action::change },
+    { "close", action::change },
+    { "reopen", action::change },
+    { "point", action::change },
+    { "restore", action::change },
+    { "enable", action::change },
+    { "disable", action::change },
+    { "delete", action::remove },
+    { "remove", action::remove },
+    { "drop", action::remove },
+    { "erase", action::remove },
+    { "trash", action::remove },
+    { "purge", action::remove },
+    { "cancel", action::remove },
+    { "revoke", action::remove },
+    { "take", action::remove },
+    { "kick", action::remove },
+    { "wipe", action::remove },
+    { "kill", action::remove },
+    { "swap", action::change },
+};
+
+std::unordered_map<std::string_view, action> const& action_words()
+{
+    static std::unordered_map<std::string_view, action> const words(
+        std::begin(action_table), std::end(action_table));
+    return words;
+}
+
 /// The first action word among the request's first few words (before stemming: "show",
 /// "who", "which" carry the intent and are stopwords for matching).
 action action_of_query(std::string_view query)
 {
-    static std::unordered_map<std::string_view, action> const words = {
-        { "show", action::read },
-        { "list", action::read },
-        { "get", action::read },
-        { "fetch", action::read },
-        { "find", action::read },
-        { "look", action::read },
-        { "see", action::read },
-        { "view", action::read },
-        { "read", action::read },
-        { "which", action::read },
-        { "who", action::read },
-        { "what", action::read },
-        { "how", action::read },
-        { "when", action::read },
-        { "where", action::read },
-        { "is", action::read },
-        { "are", action::read },
-        { "does", action::read },
-        { "do", action::read },
-        { "check", action::read },
-        { "count", action::read },
-        { "tell", action::read },
-        { "download", action::read },
-        { "pull", action::read },
-        { "search", action::read },
-        { "retrieve", action::read },
-        { "give", action::change }, // "give Priya the editor role"; "give me" is a phrase
-        { "create", action::create },
-        { "add", action::create },
-        { "new", action::create },
-        { "make", action::create },
-        { "start", action::create },
-        { "upload", action::create },
-        { "invite", action::create },
-        { "post", action::create },
-        { "write", action::create },
-        { "store", action::create },
-        { "load", action::create },
-        { "register", action::create },
-        { "record", action::create },
-        { "send", action::create },
-        { "open", action::create },
-        { "update", action::change },
-        { "edit", action::change },
-        { "change", action::change },
-        { "modify", action::change },
-        { "rename", action::change },
-        { "move", action::change },
-        { "set", action::change },
-        { "bump", action::change },
-        { "assign", action::change },
-        { "turn", action::change },
-        { "switch", action::change },
-        { "replace", action::change },
-        { "overwrite", action::change },
-        { "mark", action::change },
-        { "archive", action::change },
-        { "close", action::change },
-        { "reopen", action::change },
-        { "point", action::change },
-        { "restore", action::change },
-        { "enable", action::change },
-        { "disable", action::change },
-        { "delete", action::remove },
-        { "remove", action::remove },
-        { "drop", action::remove },
-        { "erase", action::remove },
-        { "trash", action::remove },
-        { "purge", action::remove },
-        { "cancel", action::remove },
-        { "revoke", action::remove },
-        { "take", action::remove },
-        { "kick", action::remove },
-        { "wipe", action::remove },
-        { "kill", action::remove },
-        { "swap", action::change },
-    };
+    auto const& words = action_words();
     std::size_t seen = 0;
     for (auto raw : split_words(query)) {
         auto const w = common::to_lower_ascii(raw);
@@ -469,6 +479,104 @@ std::vector<std::string> exact_forms(std::string_view text)
     return out;
 }
 
+using field_tokens = std::array<std::vector<std::string>, field_count>;
+/// A document's words (interned) with their field-weighted, length-normalised frequencies.
+using pseudo_document = std::vector<std::pair<std::uint32_t, double>>;
+
+/// Each group's platform words once, without those another group has too ("api",
+/// "platform", "web"): those name no platform in particular.
+void keep_own_platform_words(std::vector<std::vector<std::string>>& group_words)
+{
+    std::unordered_map<std::string, std::size_t> groups_with;
+    for (auto& words : group_words) {
+        std::sort(words.begin(), words.end());
+        words.erase(std::unique(words.begin(), words.end()), words.end());
+        for (auto const& w : words) {
+            ++groups_with[w];
+        }
+    }
+    for (auto& words : group_words) {
+        std::erase_if(words, [&](auto const& w) { return groups_with[w] > 1; });
+    }
+}
+
+/// Field-weighted, length-normalised frequencies per document over interned words (`terms`
+/// gets every word): each word is hashed once per occurrence, nothing else allocates per word
+/// (this runs over the whole catalogue at start-up).
+std::vector<pseudo_document> pseudo_documents(std::vector<field_tokens> const& tokens,
+    std::array<double, field_count> const& average,
+    std::unordered_map<std::string, std::uint32_t>& terms)
+{
+    std::vector<pseudo_document> pseudo(tokens.size());
+    std::vector<double> acc;
+    std::vector<std::uint32_t> touched;
+    terms.reserve(8192);
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        for (std::size_t f = 0; f < field_count; ++f) {
+            auto const& words = tokens[i][f];
+            if (words.empty()) {
+                continue;
+            }
+            double const norm = 1.0 - b + b * static_cast<double>(words.size()) / average[f];
+            for (auto const& w : words) {
+                auto const [it, fresh]
+                    = terms.try_emplace(w, static_cast<std::uint32_t>(terms.size()));
+                auto const id = it->second;
+                if (id >= acc.size()) {
+                    acc.resize(id + 1, 0.0);
+                }
+                if (acc[id] == 0.0) {
+                    touched.push_back(id);
+                }
+                acc[id] += field_weight[f] / norm;
+            }
+        }
+        pseudo[i].reserve(touched.size());
+        for (auto id : touched) {
+            pseudo[i].emplace_back(id, acc[id]);
+            acc[id] = 0.0;
+        }
+        touched.clear();
+    }
+    return pseudo;
+}
+
+/// What a query looks for: each distinct query word once at full weight (`weights`), its
+/// synonyms at synonym_weight unless the query names them itself, and its words as written;
+/// `widened` holds all three, in that order.
+struct query_terms {
+    std::unordered_map<std::string, double> weights;
+    std::vector<std::pair<std::string, double>> widened;
+};
+
+query_terms terms_of_query(std::string_view query)
+{
+    query_terms out;
+    auto& weights = out.weights;
+    for (auto& w : search_tokens(query)) {
+        weights[w] = 1.0;
+    }
+    auto& widened = out.widened;
+    widened.assign(weights.begin(), weights.end());
+    for (auto const& [w, weight] : std::vector<std::pair<std::string, double>>(widened)) {
+        if (auto it = synonyms().find(w); it != synonyms().end()) {
+            for (auto const& other : it->second) {
+                if (!weights.contains(other)) {
+                    weights[other] = synonym_weight;
+                    widened.emplace_back(other, synonym_weight);
+                }
+            }
+        }
+    }
+    std::unordered_set<std::string> forms;
+    for (auto& form : exact_forms(query)) { // each once, never widened by synonyms
+        if (forms.insert(form).second) {
+            widened.emplace_back(std::move(form), 1.0);
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 std::vector<std::string> search_tokens(std::string_view text)
@@ -495,7 +603,7 @@ std::vector<std::string> search_tokens(std::string_view text)
 search_index::search_index(std::vector<search_entry> const& entries)
 {
     auto const n = entries.size();
-    std::vector<std::array<std::vector<std::string>, field_count>> tokens(n);
+    std::vector<field_tokens> tokens(n);
     std::array<double, field_count> average {};
     std::unordered_map<std::string, std::uint32_t> group_numbers;
     for (std::size_t i = 0; i < n; ++i) {
@@ -520,53 +628,8 @@ search_index::search_index(std::vector<search_entry> const& entries)
         a = n == 0 || a == 0 ? 1.0 : a / static_cast<double>(n);
     }
     group_count_ = static_cast<std::uint32_t>(group_numbers.size());
-    // A group's platform words, each once, without those another group has too ("api",
-    // "platform", "web"): those name no platform in particular.
-    std::unordered_map<std::string, std::size_t> groups_with;
-    for (auto& words : group_words_) {
-        std::sort(words.begin(), words.end());
-        words.erase(std::unique(words.begin(), words.end()), words.end());
-        for (auto const& w : words) {
-            ++groups_with[w];
-        }
-    }
-    for (auto& words : group_words_) {
-        std::erase_if(words, [&](auto const& w) { return groups_with[w] > 1; });
-    }
-    // Field-weighted, length-normalised frequencies per document over interned words, then
-    // document frequencies: each word is hashed once per occurrence, nothing else allocates per
-    // word (this runs over the whole catalogue at start-up).
-    std::vector<std::vector<std::pair<std::uint32_t, double>>> pseudo(n);
-    std::vector<double> acc;
-    std::vector<std::uint32_t> touched;
-    terms_.reserve(8192);
-    for (std::size_t i = 0; i < n; ++i) {
-        for (std::size_t f = 0; f < field_count; ++f) {
-            auto const& words = tokens[i][f];
-            if (words.empty()) {
-                continue;
-            }
-            double const norm = 1.0 - b + b * static_cast<double>(words.size()) / average[f];
-            for (auto const& w : words) {
-                auto const [it, fresh]
-                    = terms_.try_emplace(w, static_cast<std::uint32_t>(terms_.size()));
-                auto const id = it->second;
-                if (id >= acc.size()) {
-                    acc.resize(id + 1, 0.0);
-                }
-                if (acc[id] == 0.0) {
-                    touched.push_back(id);
-                }
-                acc[id] += field_weight[f] / norm;
-            }
-        }
-        pseudo[i].reserve(touched.size());
-        for (auto id : touched) {
-            pseudo[i].emplace_back(id, acc[id]);
-            acc[id] = 0.0;
-        }
-        touched.clear();
-    }
+    keep_own_platform_words(group_words_);
+    auto const pseudo = pseudo_documents(tokens, average, terms_);
     std::vector<std::size_t> df(terms_.size(), 0);
     for (auto const& doc : pseudo) {
         for (auto const& [id, tf] : doc) {
@@ -584,34 +647,10 @@ search_index::search_index(std::vector<search_entry> const& entries)
     }
 }
 
-std::vector<search_index::hit> search_index::search(
-    std::string_view asked, std::function<bool(std::size_t)> const& keep, std::size_t limit) const
+std::vector<search_index::hit> search_index::matches(
+    std::vector<std::pair<std::string, double>> const& widened,
+    std::function<bool(std::size_t)> const& keep) const
 {
-    auto const rewritten = with_phrases_replaced(asked);
-    std::string_view const query = rewritten;
-    // Each distinct query word once at full weight; its synonyms at synonym_weight unless
-    // the query names them itself.
-    std::unordered_map<std::string, double> weights;
-    for (auto& w : search_tokens(query)) {
-        weights[w] = 1.0;
-    }
-    std::vector<std::pair<std::string, double>> widened(weights.begin(), weights.end());
-    for (auto const& [w, weight] : std::vector<std::pair<std::string, double>>(widened)) {
-        if (auto it = synonyms().find(w); it != synonyms().end()) {
-            for (auto const& other : it->second) {
-                if (!weights.contains(other)) {
-                    weights[other] = synonym_weight;
-                    widened.emplace_back(other, synonym_weight);
-                }
-            }
-        }
-    }
-    std::unordered_set<std::string> forms;
-    for (auto& form : exact_forms(query)) { // each once, never widened by synonyms
-        if (forms.insert(form).second) {
-            widened.emplace_back(std::move(form), 1.0);
-        }
-    }
     std::vector<double> scores(names_.size(), 0.0);
     std::vector<std::uint32_t> touched;
     for (auto const& [w, weight] : widened) {
@@ -632,6 +671,12 @@ std::vector<search_index::hit> search_index::search(
             hits.push_back({ d, scores[d] });
         }
     }
+    return hits;
+}
+
+std::uint32_t search_index::likeliest_group(
+    std::vector<hit> const& hits, std::unordered_map<std::string, double> const& weights) const
+{
     // The toolkit the request is most likely about: the one whose platform words the request
     // itself uses most (synonyms do not count); among equals, the one whose best few tools
     // score highest together.
@@ -657,6 +702,17 @@ std::vector<search_index::hit> search_index::search(
             best_group = g;
         }
     }
+    return best_group;
+}
+
+std::vector<search_index::hit> search_index::search(
+    std::string_view asked, std::function<bool(std::size_t)> const& keep, std::size_t limit) const
+{
+    auto const rewritten = with_phrases_replaced(asked);
+    std::string_view const query = rewritten;
+    auto const terms = terms_of_query(query);
+    auto hits = matches(terms.widened, keep);
+    auto const best_group = likeliest_group(hits, terms.weights);
     auto const wanted = action_of_query(query);
     for (auto& h : hits) {
         auto const does = static_cast<action>(actions_[h.position]);

@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace toolgate::discovery {
@@ -49,6 +50,13 @@ public:
     std::size_t size() const { return names_.size(); }
 
 private:
+    /// Every kept entry holding a word of `widened`, with its summed weighted score.
+    std::vector<hit> matches(std::vector<std::pair<std::string, double>> const& widened,
+        std::function<bool(std::size_t)> const& keep) const;
+    /// The group (toolkit) the request is most likely about; group_count_ when none.
+    std::uint32_t likeliest_group(
+        std::vector<hit> const& hits, std::unordered_map<std::string, double> const& weights) const;
+
     struct posting {
         std::uint32_t document;
         float weight; ///< idf × saturated field-weighted frequency

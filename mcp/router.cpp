@@ -38,6 +38,43 @@ std::string log_id(json::value const& id)
     return protocol::clipped(json::serialize(id), 64);
 }
 
+/// Who and what a call's log line names besides the call itself.
+struct call_tags {
+    std::string_view request_id;
+    std::string_view span_id;
+    std::string_view session_tag;
+    std::string_view principal; ///< logged as a tag, never as it is
+};
+
+/// The call's one info line, key=value (README "Operations").
+void log_call_end(protocol::tool_call const& call, call_tags const& tags, ops::call_outcome outcome,
+    unsigned upstream_status, std::chrono::steady_clock::duration elapsed)
+{
+    static constexpr std::string_view outcome_text[]
+        = { "ok", "tool_error", "protocol_error", "cancelled" };
+    auto const dotted = std::string_view(call.tool->dotted_name);
+    auto const dot = dotted.find('.');
+    auto const toolkit = dot == std::string_view::npos ? std::string_view() : dotted.substr(0, dot);
+    auto const principal = ops::log_tag(tags.principal);
+    auto const id = log_id(call.id);
+    auto const ms = std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count();
+    std::string_view trace_id;
+    std::string_view parent_id;
+    if (call.trace) {
+        trace_id = call.trace->trace_id();
+        parent_id = call.trace->parent_id();
+    }
+    auto const status = upstream_status > 0
+        ? ops::log_field::value_type(std::int64_t(upstream_status))
+        : ops::log_field::value_type(std::monostate {});
+    ops::log_event(spdlog::level::info, "tools/call",
+        { { "id", id }, { "request_id", tags.request_id }, { "tool", dotted },
+            { "toolkit", toolkit }, { "outcome", outcome_text[static_cast<int>(outcome)] },
+            { "status", status }, { "ms", std::int64_t(ms) }, { "session", tags.session_tag },
+            { "principal", std::string_view(principal) }, { "trace_id", trace_id },
+            { "parent_id", parent_id }, { "span_id", tags.span_id } });
+}
+
 } // namespace
 
 /// What an admitted call holds until it ends: a unit of the server-wide budget, one of its
@@ -251,31 +288,8 @@ asio::awaitable<std::optional<std::string>> router::run_tool(
         observer_->record_call(call.tool, outcome, elapsed);
     }
     if (spdlog::should_log(spdlog::level::info)) {
-        static constexpr std::string_view outcome_text[]
-            = { "ok", "tool_error", "protocol_error", "cancelled" };
-        auto const dotted = std::string_view(call.tool->dotted_name);
-        auto const dot = dotted.find('.');
-        auto const toolkit
-            = dot == std::string_view::npos ? std::string_view() : dotted.substr(0, dot);
-        auto const principal = ops::log_tag(origin.principal);
-        auto const id = log_id(call.id);
-        auto const ms = std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count();
-        std::string_view trace_id;
-        std::string_view parent_id;
-        if (call.trace) {
-            trace_id = call.trace->trace_id();
-            parent_id = call.trace->parent_id();
-        }
-        ops::log_event(spdlog::level::info, "tools/call",
-            { { "id", id }, { "request_id", request_id }, { "tool", dotted },
-                { "toolkit", toolkit }, { "outcome", outcome_text[static_cast<int>(outcome)] },
-                { "status",
-                    ran.result.upstream_status > 0
-                        ? ops::log_field::value_type(std::int64_t(ran.result.upstream_status))
-                        : ops::log_field::value_type(std::monostate {}) },
-                { "ms", std::int64_t(ms) }, { "session", std::string_view(origin.session_tag) },
-                { "principal", std::string_view(principal) }, { "trace_id", trace_id },
-                { "parent_id", parent_id }, { "span_id", std::string_view(span_id) } });
+        log_call_end(call, { request_id, span_id, origin.session_tag, origin.principal }, outcome,
+            ran.result.upstream_status, elapsed);
     }
     if (failed) {
         co_return protocol::serialize_error(call.id,

@@ -114,6 +114,19 @@ std::optional<tool_mode> parse_tool_mode(std::string_view text)
     return std::nullopt;
 }
 
+std::string_view tool_mode_name(tool_mode mode)
+{
+    switch (mode) {
+    case tool_mode::full:
+        return "full";
+    case tool_mode::discovery:
+        return "discovery";
+    case tool_mode::automatic:
+        break;
+    }
+    return "auto";
+}
+
 std::string view_choice::key() const
 {
     auto sorted = [](std::vector<std::string> v) {

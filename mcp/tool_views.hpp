@@ -24,6 +24,8 @@ enum class tool_mode { full, discovery, automatic };
 
 /// "full", "discovery" or "auto"; nullopt for anything else.
 std::optional<tool_mode> parse_tool_mode(std::string_view text);
+/// The flag's word for `mode`: "full", "discovery" or "auto".
+std::string_view tool_mode_name(tool_mode mode);
 
 /// The server's start-up settings that shape views.
 struct view_settings {

@@ -394,17 +394,28 @@ asio::awaitable<void> drain_and_close(beast::tcp_stream& stream)
     stream.socket().close(ec);
 }
 
+/// 413 for a body over the limit, then a lingering close.
+asio::awaitable<void> refuse_large_body(http_listener::impl& self, beast::tcp_stream& stream)
+{
+    co_await write_simple(self, stream, http::status::payload_too_large,
+        json_error(fmt::format("Request body larger than {} bytes", self.limits.max_body_bytes)));
+    co_await drain_and_close(stream);
+}
+
+/// The remote address as logs show it ("?" when the socket no longer knows it).
+std::string peer_of(beast::tcp_stream& stream)
+{
+    boost::system::error_code ec;
+    auto ep = stream.socket().remote_endpoint(ec);
+    return ec ? "?" : fmt::format("{}:{}", ep.address().to_string(), ep.port());
+}
+
 asio::awaitable<void> run_connection(std::shared_ptr<http_listener::impl> self,
     beast::tcp_stream stream, std::shared_ptr<asio::cancellation_signal> hangup)
 {
     connection_registration registration(self, stream);
     auto const& limits = self->limits;
-    std::string peer;
-    {
-        boost::system::error_code ec;
-        auto ep = stream.socket().remote_endpoint(ec);
-        peer = ec ? "?" : fmt::format("{}:{}", ep.address().to_string(), ep.port());
-    }
+    auto const peer = peer_of(stream);
     beast::flat_buffer buffer;
     // Until a request on this connection has passed client authentication, waiting for the
     // next one gets only the header timeout: an unauthenticated client cannot park idle
@@ -424,10 +435,7 @@ asio::awaitable<void> run_connection(std::shared_ptr<http_listener::impl> self,
         }
         if (hec == http::error::body_limit) {
             // Beast checks Content-Length against the limit while reading the header.
-            co_await write_simple(*self, stream, http::status::payload_too_large,
-                json_error(
-                    fmt::format("Request body larger than {} bytes", limits.max_body_bytes)));
-            co_await drain_and_close(stream);
+            co_await refuse_large_body(*self, stream);
             co_return;
         }
         if (hec) {
@@ -438,10 +446,7 @@ asio::awaitable<void> run_connection(std::shared_ptr<http_listener::impl> self,
         auto [bec, bn] = co_await http::async_read(
             stream, buffer, parser, asio::as_tuple(asio::use_awaitable));
         if (bec == http::error::body_limit) {
-            co_await write_simple(*self, stream, http::status::payload_too_large,
-                json_error(
-                    fmt::format("Request body larger than {} bytes", limits.max_body_bytes)));
-            co_await drain_and_close(stream);
+            co_await refuse_large_body(*self, stream);
             co_return;
         }
         if (bec) {

@@ -323,6 +323,21 @@ bool may_resend(outbound_request const& request, step_outcome const& outcome)
         || has_idempotency_key(request.headers);
 }
 
+/// Tells the request's event callback (progress, logs) that an attempt is being sent.
+void report_sending(
+    outbound_request const& request, url_target const& target, int attempt, int max_attempts)
+{
+    if (request.on_event) {
+        outbound_event event;
+        event.what = outbound_event::kind::sending;
+        event.method = request.method;
+        event.where = masked_where(request, target);
+        event.attempt = attempt;
+        event.max_attempts = max_attempts;
+        request.on_event(event);
+    }
+}
+
 /// One URL, with the retries docs/decisions.md allows. Runs on the call's strand.
 asio::awaitable<outbound_result> send_to(state_ptr st, outbound_request request, url_target target,
     steady_clock::time_point deadline, bool check_addresses)
@@ -331,15 +346,7 @@ asio::awaitable<outbound_result> send_to(state_ptr st, outbound_request request,
     auto const key = target.pool_key();
     for (int attempt = 1;; ++attempt) {
         auto const started = steady_clock::now();
-        if (request.on_event) {
-            outbound_event event;
-            event.what = outbound_event::kind::sending;
-            event.method = request.method;
-            event.where = masked_where(request, target);
-            event.attempt = attempt;
-            event.max_attempts = st->options.max_attempts;
-            request.on_event(event);
-        }
+        report_sending(request, target, attempt, st->options.max_attempts);
         auto lease = co_await st->pool.acquire(key, deadline);
         if (!lease) {
             auto result = gave_up(cs, *st, request, target, "waiting for a pooled connection");

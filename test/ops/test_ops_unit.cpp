@@ -273,7 +273,14 @@ std::optional<app::config> parse(std::vector<std::string> args, int& exit_code)
         argv.push_back(a.data());
     }
     argv.push_back(nullptr);
-    return app::parse_config(static_cast<int>(args.size()), argv.data(), exit_code, "test");
+    auto parsed = app::parse_config(static_cast<int>(args.size()), argv.data(), "test");
+    if (!parsed) { // as run_main reports it
+        app::print_error("toolgate: " + parsed.error().message);
+        exit_code = 2;
+        return std::nullopt;
+    }
+    exit_code = 0;
+    return std::move(*parsed);
 }
 
 } // namespace
@@ -299,17 +306,18 @@ base-url = ["KanbanApi=https://file.example", "DeployApi=https://deploy.example"
     ::unsetenv("TOOLGATE_LOG_LEVEL");
     ::unsetenv("TOOLGATE_BASE_URL_KANBANAPI");
     REQUIRE(cfg);
-    CHECK(cfg->threads == 5); // flag over file
-    CHECK(cfg->port == 9002); // environment over file
-    CHECK(cfg->log_level == "warn"); // environment over file
-    CHECK(cfg->host == "127.0.0.2"); // file over default
-    CHECK(cfg->call_timeout == 20s); // file, through an option callback
-    CHECK(cfg->allow_unauthenticated); // a flag set by the file
-    CHECK(cfg->allowed_origins
+    CHECK(cfg->http.threads == 5); // flag over file
+    CHECK(cfg->http.port == 9002); // environment over file
+    CHECK(cfg->ops.log_level == "warn"); // environment over file
+    CHECK(cfg->http.host == "127.0.0.2"); // file over default
+    CHECK(cfg->upstream.call_timeout == 20s); // file, through an option callback
+    CHECK(cfg->http.allow_unauthenticated); // a flag set by the file
+    CHECK(cfg->http.allowed_origins
         == std::vector<std::string> { "https://a.example", "https://b.example" });
     // The file's KanbanApi entry yields to TOOLGATE_BASE_URL_KANBANAPI; DeployApi's stays.
-    CHECK(cfg->base_urls == std::vector<std::string> { "DeployApi=https://deploy.example" });
-    CHECK(cfg->max_inflight == 256); // default
+    CHECK(
+        cfg->upstream.base_urls == std::vector<std::string> { "DeployApi=https://deploy.example" });
+    CHECK(cfg->limits.max_inflight_total == 256); // default
 }
 
 TEST_CASE("config file: unknown keys, tables and refused values name the file, line and key",
@@ -378,7 +386,7 @@ TEST_CASE("config: --threads defaults to the cores the process may run on", "[op
     ::sched_setaffinity(0, sizeof saved, &saved);
     CHECK(pinned == 1);
     toolgate::app::config defaults;
-    CHECK(defaults.threads == all);
+    CHECK(defaults.http.threads == all);
 }
 
 TEST_CASE("config: TOOLGATE_TOOLKITS and TOOLGATE_TOOLS select what is served", "[ops]")
@@ -390,9 +398,9 @@ TEST_CASE("config: TOOLGATE_TOOLKITS and TOOLGATE_TOOLS select what is served", 
     ::unsetenv("TOOLGATE_TOOLKITS");
     ::unsetenv("TOOLGATE_TOOLS");
     REQUIRE(cfg);
-    CHECK(cfg->toolkits == std::vector<std::string> { "StoreApi", "KanbanApi" });
-    CHECK(cfg->tools == std::vector<std::string> { "*.Get*" });
+    CHECK(cfg->catalogue.toolkits == std::vector<std::string> { "StoreApi", "KanbanApi" });
+    CHECK(cfg->catalogue.tools == std::vector<std::string> { "*.Get*" });
     auto flag_wins = parse({ "--toolkits", "DeployApi" }, code);
     REQUIRE(flag_wins);
-    CHECK(flag_wins->toolkits == std::vector<std::string> { "DeployApi" });
+    CHECK(flag_wins->catalogue.toolkits == std::vector<std::string> { "DeployApi" });
 }
