@@ -2,6 +2,7 @@
 #include "app/app.hpp"
 
 #include "app/served_protocol.hpp"
+#include "app/state_store.hpp"
 #include "credentials/auth_cli.hpp"
 #include "ops/logging.hpp"
 
@@ -21,6 +22,8 @@ credentials::auth_cli_settings auth_cli_settings_of(config const& cfg)
     settings.credentials.secrets_file = cfg.credentials.secrets_file;
     settings.credentials.token_store = cfg.credentials.token_store;
     settings.credentials.allow_insecure = cfg.upstream.allow_insecure;
+    settings.credentials.keys = store_keys_of(cfg);
+    settings.state_store = cfg.store.url;
     settings.https = https_options_of(cfg.upstream);
     return settings;
 }
@@ -48,7 +51,12 @@ int run_main(int argc, char** argv, service_factory const& make_service)
     ops::set_log_level(cfg->ops.log_level);
     ops::set_log_format(cfg->ops.log_format);
     if (!cfg->auth.action.empty()) {
-        return credentials::run_auth_command(auth_cli_settings_of(*cfg));
+        try {
+            return credentials::run_auth_command(auth_cli_settings_of(*cfg));
+        } catch (std::invalid_argument const& e) {
+            print_error(std::string("toolgate auth: ") + e.what());
+            return 2;
+        }
     }
     try {
         // Stdio runs on one thread; HTTP adds workers in serve_http.
@@ -56,6 +64,9 @@ int run_main(int argc, char** argv, service_factory const& make_service)
         auto svc = make_service(*cfg, ioc);
         if (!svc.provider) {
             return 0; // the factory handled a one-shot command (--list-*)
+        }
+        if (!svc.store) {
+            svc.store = make_state_store(*cfg, ioc);
         }
         if (cfg->command.list_tools) {
             // `--list-tools --json --tool-mode discovery`: what tools/list answers in that mode.

@@ -19,6 +19,9 @@ class https_client;
 namespace toolgate::credentials {
 class credential_hub;
 }
+namespace toolgate::state {
+class redis_client;
+}
 
 namespace toolgate::app {
 
@@ -39,6 +42,8 @@ struct service {
     /// Where calls' platform credentials come from (per request over HTTP; reloaded on
     /// SIGHUP); null for services without platform credentials (the test twin).
     std::shared_ptr<credentials::credential_hub> credentials;
+    /// The state shared by replicas (--state-store); null: this machine only.
+    std::shared_ptr<state::redis_client> store;
 };
 
 using service_factory = std::function<service(config const&, boost::asio::io_context&)>;

@@ -1,6 +1,7 @@
 // Wiring of the catalogue, credentials, base-URL overrides and the outbound client.
 #include "app/catalogue_service.hpp"
 
+#include "app/state_store.hpp"
 #include "credentials/credential_hub.hpp"
 #include "discovery/discovery.hpp"
 #include "toolkits/base_url.hpp"
@@ -214,6 +215,9 @@ service make_catalogue_service(config const& cfg, boost::asio::io_context& ioc)
     auto client = std::make_shared<transport::https_client>(ioc, https_options_of(cfg.upstream));
     auto settings = cfg.credentials;
     settings.allow_insecure = cfg.upstream.allow_insecure;
+    settings.keys = store_keys_of(cfg);
+    auto store = make_state_store(cfg, ioc);
+    settings.store = store;
     auto hub = std::make_shared<credentials::credential_hub>(std::move(settings), *client);
     auto credentials = hub->server_secrets();
     warn_insecure_secret_urls(cfg, *credentials);
@@ -230,6 +234,7 @@ service make_catalogue_service(config const& cfg, boost::asio::io_context& ioc)
     svc.provider = std::move(provider);
     svc.upstream = client.get();
     svc.credentials = hub;
+    svc.store = std::move(store);
     svc.owned = { client, hub, executor }; // the hub holds the server's secrets
     return svc;
 }

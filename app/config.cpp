@@ -136,6 +136,7 @@ void add_all_options(CLI::App& app, config& c)
     add_upstream_options(app, c.upstream);
     credentials::add_options(app, c.credentials);
     credentials::add_options(app, c.sign_in);
+    state::add_store_options(app, c.store);
     credentials::add_auth_commands(app, c.auth);
     ops::add_log_options(app, c.ops);
     add_command_options(app, c.command);

@@ -15,6 +15,7 @@
 #include "mcp/serving_options.hpp"
 #include "mcp/tool_views.hpp"
 #include "ops/ops_options.hpp"
+#include "state/store_options.hpp"
 
 #include <optional>
 #include <string>
@@ -51,6 +52,8 @@ struct config {
     /// `upstream.allow_insecure`, set where the hub is built.
     credentials::credential_settings credentials;
     credentials::sign_in_options sign_in; ///< sign-in from the conversation (--public-url)
+    /// State shared by replicas (--state-store, --store-key-file; state/store_options.hpp).
+    state::store_options store;
     /// `toolgate auth <action> [Toolkit]` (credentials/auth_cli.hpp); action "" : serve.
     credentials::auth_command auth;
     command_options command;

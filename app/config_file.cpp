@@ -182,6 +182,9 @@ bool is_secret_option(std::string_view name)
         words.push_back(name.substr(start, end - start));
         start = end + 1;
     }
+    if (name == "state-store") {
+        return true; // a redis:// URL may carry the password
+    }
     if (words.empty()
         || std::find(path_words.begin(), path_words.end(), words.back()) != path_words.end()) {
         return false; // a path to a secret is not the secret

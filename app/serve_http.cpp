@@ -4,6 +4,7 @@
 #include "app/http_banner.hpp"
 #include "app/lifecycle.hpp"
 #include "app/served_protocol.hpp"
+#include "app/state_store.hpp"
 #include "auth/client_auth.hpp"
 #include "credentials/credential_hub.hpp"
 #include "mcp/http_endpoint.hpp"
@@ -217,6 +218,7 @@ private:
     transport::origin_policy origins_;
     /// Label sets from the router's tools: the service's and the discovery meta-tools.
     ops::server_metrics metrics_;
+    store_command_counter store_commands_ { metrics_.store() }; ///< --state-store's commands
     /// Ready once listening with the catalogue loaded; not ready from the first stop signal.
     std::atomic<bool> ready_ { false };
     mcp::mcp_http_endpoint endpoint_;
@@ -249,6 +251,13 @@ http_server::http_server(
     }
     sessions_.set_max_sessions(cfg.sessions.max_sessions);
     sessions_.set_max_sessions_per_principal(cfg.sessions.max_per_principal);
+    std::function<ops::store_gauges()> store_gauges;
+    if (svc.store) {
+        // --state-store: a DELETE on any replica is final on all; the store's health is shown.
+        sessions_.share_ended_ids(std::make_shared<state::redis_ended_ids>(svc.store));
+        svc.store->set_observer(&store_commands_);
+        store_gauges = [store = svc.store] { return store_gauges_of(*store); };
+    }
     // Metrics: every call, upstream request and listing counts from here on.
     router_.set_observer(&metrics_);
     if (svc.upstream) {
@@ -260,7 +269,7 @@ http_server::http_server(
     }
     start_metrics_port();
     metrics_.set_sources({ &listener_, svc.upstream, [this] { return gauges_of(sessions_); },
-        [this] { return router_.inflight(); }, &ready_ });
+        [this] { return router_.inflight(); }, &ready_, std::move(store_gauges) });
     if (auth_ && auth_->resource().empty()) {
         // Default audience: the URL we serve, now that the port is known (before any request).
         auth_->set_resource(auth::canonical_url(cfg.http.host, listener_.port(), cfg.http.path));
@@ -280,6 +289,9 @@ mcp::endpoint_options http_server::endpoint_options_of()
     o.ops.metrics_public = cfg_.ops.metrics_public;
     o.credentials = svc_.credentials.get();
     o.sign_in = sign_in_ ? &sign_in_->service() : nullptr;
+    if (svc_.store) {
+        o.ops.store_connected = [store = svc_.store] { return store->status().connected; };
+    }
     return o;
 }
 
@@ -290,9 +302,9 @@ void http_server::start_metrics_port()
         return;
     }
     auto const address = parse_listen_address(cfg_.ops.metrics_listen);
-    ops_endpoint_.emplace(
-        ops::ops_options { &ready_, &metrics_, cfg_.ops.metrics_public, auth_.get() }, origins_,
-        is_loopback_address(address->first));
+    ops_endpoint_.emplace(ops::ops_options { &ready_, &metrics_, cfg_.ops.metrics_public,
+                              auth_.get(), endpoint_options_of().ops.store_connected },
+        origins_, is_loopback_address(address->first));
     metrics_listener_ = make_metrics_listener(cfg_, ioc_, *ops_endpoint_);
     metrics_listener_->start();
 }
@@ -330,6 +342,9 @@ int http_server::run()
     }
     if (svc_.upstream) {
         svc_.upstream->set_observer(nullptr); // the metrics end with this object
+    }
+    if (svc_.store) {
+        svc_.store->set_observer(nullptr);
     }
     return 0;
 }

@@ -1,6 +1,7 @@
 // The `toolgate auth` commands (see auth_cli.hpp).
 #include "credentials/auth_cli.hpp"
 
+#include "state/redis_client.hpp"
 #include "toolkits/catalogue.hpp"
 #include "toolkits/oauth_providers.hpp"
 #include "transport/http_listener.hpp"
@@ -253,6 +254,32 @@ asio::awaitable<int> show_tenants(command_context& ctx, std::string toolkit, boo
     co_return 0;
 }
 
+/// Where the tokens are, for messages: "token store <path>" or the shared store.
+std::string where(command_context& ctx)
+{
+    return ctx.hub.tokens()->backend().where();
+}
+
+/// Saves (or, given nullopt, removes) one toolkit's tokens; a failure ends the command.
+asio::awaitable<void> save_tokens(
+    command_context& ctx, std::string toolkit, std::optional<token_entry> entry)
+{
+    auto& backend = ctx.hub.tokens()->backend();
+    common::checked<void> saved;
+    if (entry) {
+        saved = co_await backend.write(toolkit, std::move(*entry));
+    } else {
+        saved = co_await backend.erase(toolkit);
+    }
+    if (!saved) {
+        throw std::runtime_error(
+            fmt::format("{}: not saved in the {}: {}", toolkit, where(ctx), saved.error().message));
+    }
+    if (auto read = co_await ctx.hub.tokens()->reread(); !read) {
+        throw std::runtime_error(read.error().message);
+    }
+}
+
 asio::awaitable<int> login(command_context& ctx)
 {
     auto const& a = ctx.cfg.command;
@@ -299,14 +326,13 @@ asio::awaitable<int> login(command_context& ctx)
             "Signing in to {} failed: {}; nothing was saved.\n", a.toolkit, grant.problem));
         co_return 1;
     }
-    ctx.hub.tokens()->file().update(a.toolkit, grant.entry);
-    ctx.hub.tokens()->reload();
-    say(fmt::format("Signed in to {}: access token {}; {}. Saved in {}.\n", a.toolkit,
+    co_await save_tokens(ctx, a.toolkit, grant.entry);
+    say(fmt::format("Signed in to {}: access token {}; {}. Saved in the {}.\n", a.toolkit,
         expiry(grant.entry.expires_at),
         grant.entry.refresh_token.empty()
             ? "no refresh token was given, so sign in again when it expires"
             : "toolgate renews it with the refresh token",
-        ctx.hub.tokens()->file().path()));
+        where(ctx)));
     if (!std::string(provider.tenants_url).empty()) {
         co_await show_tenants(ctx, a.toolkit, false);
     }
@@ -333,10 +359,10 @@ asio::awaitable<int> client_credentials(command_context& ctx)
         say(fmt::format("{}: no token: {}; nothing was saved.\n", a.toolkit, grant.problem));
         co_return 1;
     }
-    ctx.hub.tokens()->file().update(a.toolkit, grant.entry);
+    co_await save_tokens(ctx, a.toolkit, grant.entry);
     say(fmt::format("{}: access token from the client-credentials grant, {}; toolgate asks for a "
-                    "new one before it expires. Saved in {}.\n",
-        a.toolkit, expiry(grant.entry.expires_at), ctx.hub.tokens()->file().path()));
+                    "new one before it expires. Saved in the {}.\n",
+        a.toolkit, expiry(grant.entry.expires_at), where(ctx)));
     co_return 0;
 }
 
@@ -351,8 +377,7 @@ std::string describe_variable(credential_hub const& hub, std::string_view variab
 int principal_status(command_context& ctx, std::string const& principal)
 {
     auto const entries = ctx.hub.tokens()->snapshot_of(principal);
-    say(fmt::format(
-        "Token store: {}\nSign-ins of {}:\n", ctx.hub.tokens()->file().path(), principal));
+    say(fmt::format("Token store: {}\nSign-ins of {}:\n", where(ctx), principal));
     for (auto const& provider : toolkits::oauth_providers()) {
         auto const it = entries.find(provider.toolkit);
         if (it == entries.end()) {
@@ -373,7 +398,7 @@ int status(command_context& ctx)
         return principal_status(ctx, ctx.cfg.command.principal);
     }
     auto const entries = ctx.hub.tokens()->snapshot();
-    say(fmt::format("Token store: {}\n", ctx.hub.tokens()->file().path()));
+    say(fmt::format("Token store: {}\n", where(ctx)));
     if (!ctx.cfg.credentials.secrets_file.empty()) {
         say(fmt::format("Secrets file: {}\n", ctx.cfg.credentials.secrets_file));
     }
@@ -403,27 +428,37 @@ int status(command_context& ctx)
     return 0;
 }
 
-int logout(command_context& ctx)
+asio::awaitable<int> logout(command_context& ctx)
 {
     auto const& a = ctx.cfg.command;
     provider_of(a.toolkit);
     auto const whose = a.principal.empty() ? std::string() : " for " + a.principal;
     auto const entries = ctx.hub.tokens()->snapshot_of(a.principal);
     if (!entries.contains(a.toolkit)) {
-        say(fmt::format(
-            "{} was not signed in{} ({}).\n", a.toolkit, whose, ctx.hub.tokens()->file().path()));
-        return 0;
+        say(fmt::format("{} was not signed in{} (the {}).\n", a.toolkit, whose, where(ctx)));
+        co_return 0;
     }
-    ctx.hub.tokens()->file().remove(a.principal, a.toolkit);
-    say(fmt::format("Signed out of {}{}: its tokens are gone from {}. The app stays authorised "
-                    "at the platform until you revoke it there.\n",
-        a.toolkit, whose, ctx.hub.tokens()->file().path()));
-    return 0;
+    if (auto gone = co_await ctx.hub.tokens()->forget(a.principal, a.toolkit); !gone) {
+        throw std::runtime_error(fmt::format(
+            "{}: not removed from the {}: {}", a.toolkit, where(ctx), gone.error().message));
+    }
+    say(fmt::format("Signed out of {}{}: its tokens are gone from the {}. The app stays "
+                    "authorised at the platform until you revoke it there.\n",
+        a.toolkit, whose, where(ctx)));
+    co_return 0;
 }
 
 asio::awaitable<int> dispatch(command_context& ctx)
 {
     auto const& action = ctx.cfg.command.action;
+    if (auto read = co_await ctx.hub.tokens()->reread(); !read) {
+        throw std::invalid_argument(read.error().message);
+    }
+    if (auto const& principal = ctx.cfg.command.principal; !principal.empty()) {
+        if (auto read = co_await ctx.hub.tokens()->reread(principal); !read) {
+            throw std::invalid_argument(read.error().message);
+        }
+    }
     if (action == "login") {
         co_return co_await login(ctx);
     }
@@ -436,7 +471,7 @@ asio::awaitable<int> dispatch(command_context& ctx)
     if (action == "status") {
         co_return status(ctx);
     }
-    co_return logout(ctx);
+    co_return co_await logout(ctx);
 }
 
 } // namespace
@@ -496,12 +531,40 @@ void add_auth_commands(CLI::App& app, auth_command& c)
     }
 }
 
+/// The shared store of --state-store, once connected (within 5 s); null without the flag.
+std::shared_ptr<state::redis_client> connect_store(
+    asio::io_context& ioc, auth_cli_settings const& settings)
+{
+    if (settings.state_store.empty()) {
+        return nullptr;
+    }
+    auto endpoint
+        = state::parse_redis_url(settings.state_store, std::getenv("TOOLGATE_REDIS_PASSWORD"));
+    if (!endpoint) {
+        throw usage_error(endpoint.error().message);
+    }
+    auto store = state::redis_client::make(ioc.get_executor(), *endpoint, {});
+    store->start();
+    auto const give_up = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (!store->status().connected && std::chrono::steady_clock::now() < give_up) {
+        ioc.run_for(std::chrono::milliseconds(20));
+    }
+    ioc.restart();
+    if (!store->status().connected) {
+        throw std::runtime_error(
+            fmt::format("the state store (Redis at {}) cannot be reached", endpoint->describe()));
+    }
+    return store;
+}
+
 int run_auth_command(auth_cli_settings const& settings)
 {
     try {
         asio::io_context ioc(1);
         transport::https_client client(ioc, settings.https);
-        credential_hub hub(settings.credentials, client);
+        auto credentials = settings.credentials;
+        credentials.store = connect_store(ioc, settings);
+        credential_hub hub(credentials, client);
         command_context ctx { settings, ioc, client, hub };
         int status = 1;
         std::exception_ptr failure;
@@ -511,6 +574,9 @@ int run_auth_command(auth_cli_settings const& settings)
             ioc.stop();
         });
         ioc.run();
+        if (credentials.store) {
+            credentials.store->stop();
+        }
         if (failure) {
             std::rethrow_exception(failure);
         }

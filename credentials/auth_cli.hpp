@@ -39,6 +39,8 @@ struct auth_cli_settings {
     auth_command command;
     credential_settings credentials; ///< secrets file, token store, allow_insecure
     transport::https_options https; ///< connect timeout, deadline, extra CA
+    /// --state-store: sign-ins go to the shared store (sealed with `credentials.keys`).
+    std::string state_store;
 };
 
 /// Adds the `auth` subcommands to `app`; parsing fills `command`.

@@ -1,6 +1,7 @@
 // Per-request credential layering and the reloadable secrets (see credential_hub.hpp).
 #include "credentials/credential_hub.hpp"
 
+#include "credentials/shared_token_store.hpp"
 #include "toolkits/catalogue.hpp"
 #include "toolkits/oauth_providers.hpp"
 
@@ -140,11 +141,28 @@ credential_hub::credential_hub(
     snapshot_ = std::move(snap);
     server_secrets_ = std::make_shared<server_source>(
         [this] { return current()->file; }, !settings_.secrets_file.empty());
-    auto path = settings_.token_store.empty() ? token_file::default_path() : settings_.token_store;
     auto secrets = server_secrets_;
+    auto clock = now ? std::move(now) : oauth_client::clock(system_now);
+    if (settings_.store) {
+        if (!settings_.keys) {
+            throw std::invalid_argument(
+                "--state-store keeps platform tokens encrypted: set TOOLGATE_STORE_KEY or "
+                "--store-key-file to a key of 64 hex characters (`openssl rand -hex 32`)");
+        }
+        tokens_ = std::make_shared<token_refresher>(
+            client, std::make_shared<shared_token_store>(settings_.store, *settings_.keys),
+            [secrets] { return secrets; }, std::move(clock), settings_.allow_insecure);
+        return;
+    }
+    auto path = settings_.token_store.empty() ? token_file::default_path() : settings_.token_store;
     tokens_ = std::make_shared<token_refresher>(
-        client, token_file(std::move(path)), [secrets] { return secrets; },
-        now ? std::move(now) : oauth_client::clock(system_now), settings_.allow_insecure);
+        client, token_file(std::move(path), settings_.keys), [secrets] { return secrets; },
+        std::move(clock), settings_.allow_insecure);
+    if (!settings_.keys && !tokens_->snapshot().empty()) {
+        spdlog::warn("{}: tokens are stored unencrypted; set TOOLGATE_STORE_KEY or "
+                     "--store-key-file to encrypt them (they are sealed at the next write)",
+            tokens_->file().path());
+    }
 }
 
 std::shared_ptr<credential_hub::snapshot const> credential_hub::current() const

@@ -11,13 +11,19 @@
 #include "common/result.hpp"
 #include "credentials/secrets_file.hpp"
 #include "credentials/token_refresher.hpp"
+#include "state/sealing.hpp"
 #include "toolkits/token_source.hpp"
 #include "transport/outbound.hpp"
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
+
+namespace toolgate::state {
+class redis_client;
+}
 
 namespace toolgate::credentials {
 
@@ -28,6 +34,12 @@ struct credential_settings {
     bool shared = false; ///< --shared-credentials
     bool per_request = false; ///< --per-request-credentials
     bool allow_insecure = false; ///< --allow-insecure-upstream (OAuth endpoint overrides)
+    /// The token encryption key (--store-key-file, TOOLGATE_STORE_KEY); none: plain tokens in
+    /// the file, and no shared store.
+    std::optional<state::store_keys> keys;
+    /// The state shared by replicas (--state-store): the server's tokens live there, sealed
+    /// with `keys` (required), instead of in the file.
+    std::shared_ptr<state::redis_client> store;
 };
 
 /// The header prefix of per-request secrets (lower case, as transport/ delivers names).

@@ -1,4 +1,4 @@
-// Token renewal with one renewal in flight per toolkit (see token_refresher.hpp).
+// Token renewal with one renewal in flight per principal and toolkit (see token_refresher.hpp).
 #include "credentials/token_refresher.hpp"
 
 #include "common/result.hpp"
@@ -12,7 +12,6 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
-#include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -33,6 +32,7 @@ struct token_refresher::flight {
     std::mutex mutex;
     bool done = false;
     token_answer answer;
+    common::checked<bool> changed = false; ///< a read of the store: what reload_if_changed says
     /// Each waiting coroutine's executor and completion handler.
     std::vector<std::pair<asio::any_io_executor, asio::any_completion_handler<void()>>> waiters;
 };
@@ -43,11 +43,15 @@ struct token_refresher::state {
     /// Sign-ins the authorization server refused for good, with the message.
     std::map<key, std::string> refused;
     std::map<key, std::shared_ptr<flight>> flights;
+    /// Per principal: a read of the store in progress, shared by its callers.
+    std::map<std::string, std::shared_ptr<flight>, std::less<>> reading;
     std::map<std::string, oauth_client, std::less<>> clients;
-    std::optional<std::timespec> seen_modified;
-    std::int64_t last_check = 0;
-    /// File reads and writes happen here, off the threads that serve requests.
-    asio::thread_pool files { 1 };
+    /// Per principal: when its tokens were last read, and why that read failed ("" : it did
+    /// not).
+    std::map<std::string, std::int64_t, std::less<>> last_check;
+    std::map<std::string, std::string, std::less<>> unreadable;
+    /// Clients' backends, made from the server's as their first call needs them.
+    std::map<std::string, std::shared_ptr<token_backend>, std::less<>> backends;
 };
 
 namespace {
@@ -76,63 +80,6 @@ token_answer failed(std::string text)
     return { token_answer::kind::failed, std::move(text) };
 }
 
-/// The token file as read, with its modification time.
-struct stored_tokens {
-    token_book entries;
-    std::optional<std::timespec> modified;
-};
-
-/// Reads the token file (on the file thread).
-asio::awaitable<common::checked<stored_tokens>> read_file(token_file file)
-{
-    try {
-        stored_tokens out;
-        out.modified = file.modified();
-        out.entries = file.load_all();
-        co_return out;
-    } catch (std::exception const& e) {
-        co_return common::problem_of(e.what());
-    }
-}
-
-/// A try for a renewal lock: the lock (null when another process holds it) and, when taken,
-/// the entry read under it (nullopt: the store holds none).
-struct lock_attempt {
-    std::shared_ptr<token_lock> held;
-    common::checked<std::optional<token_entry>> on_disk = std::optional<token_entry> {};
-
-    bool busy() const { return !held && on_disk.has_value(); }
-};
-
-/// On the file thread: takes the renewal lock of (`principal`, `toolkit`) if it is free and
-/// reads that entry.
-asio::awaitable<lock_attempt> try_lock_and_read(
-    token_file file, std::string principal, std::string toolkit)
-{
-    lock_attempt out;
-    try {
-        out.held = file.try_renewal_lock(principal, toolkit);
-        if (out.held) {
-            out.on_disk = file.load(principal, toolkit);
-        }
-    } catch (std::exception const& e) {
-        out.on_disk = common::problem_of(e.what());
-    }
-    co_return out;
-}
-
-/// Saves one entry (on the file thread).
-asio::awaitable<common::checked<void>> write_file(
-    token_file file, std::string principal, std::string toolkit, token_entry entry)
-{
-    try {
-        file.save(principal, toolkit, entry);
-        co_return common::checked<void> {};
-    } catch (std::exception const& e) {
-        co_return common::problem_of(e.what());
-    }
-}
-
 /// What to do once a sign-in is refused for good: a client's own sign-in is made again from
 /// the conversation (calling again offers it), the server's with `toolgate auth`.
 std::string sign_in_advice(token_refresher::key const& k, bool client_credentials)
@@ -144,14 +91,6 @@ std::string sign_in_advice(token_refresher::key const& k, bool client_credential
         ? fmt::format(
             "run `toolgate auth client-credentials {}` to sign in again, then call again", k.second)
         : fmt::format("run `toolgate auth login {}` to sign in again, then call again", k.second);
-}
-
-bool same_time(std::optional<std::timespec> const& a, std::optional<std::timespec> const& b)
-{
-    if (a.has_value() != b.has_value()) {
-        return false;
-    }
-    return !a || (a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec);
 }
 
 } // namespace
@@ -176,8 +115,21 @@ template <class Handler> void join_flight::operator()(Handler&& handler) const
 
 token_refresher::token_refresher(transport::outbound_client& client, token_file file,
     secrets_provider client_secrets, oauth_client::clock now, bool allow_insecure)
+    : token_refresher(
+        client, make_file_backend(file), std::move(client_secrets), std::move(now), allow_insecure)
+{
+    file_ = std::move(file);
+    shared_ = false;
+    state_->entries = file_.load_all();
+}
+
+token_refresher::token_refresher(transport::outbound_client& client,
+    std::shared_ptr<token_backend> backend, secrets_provider client_secrets,
+    oauth_client::clock now, bool allow_insecure)
     : client_(client)
-    , file_(std::move(file))
+    , file_(token_file::default_path())
+    , backend_(std::move(backend))
+    , shared_(true)
     , client_secrets_(std::move(client_secrets))
     , now_(std::move(now))
     , state_(std::make_unique<state>())
@@ -186,14 +138,9 @@ token_refresher::token_refresher(transport::outbound_client& client, token_file 
         state_->clients.emplace(std::string(provider.toolkit),
             oauth_client(client_, provider, endpoints_for(provider, allow_insecure), now_));
     }
-    state_->seen_modified = file_.modified();
-    state_->entries = file_.load_all();
 }
 
-token_refresher::~token_refresher()
-{
-    state_->files.join();
-}
+token_refresher::~token_refresher() = default;
 
 oauth_client& token_refresher::client_for(std::string_view toolkit)
 {
@@ -225,10 +172,30 @@ bool token_refresher::has_token_for(std::string_view principal, std::string_view
         && !state_->refused.contains(key(principal, toolkit));
 }
 
+std::shared_ptr<token_backend> token_refresher::backend_of(std::string const& principal)
+{
+    if (principal.empty()) {
+        return backend_;
+    }
+    std::lock_guard lock(state_->mutex);
+    auto& made = state_->backends[principal];
+    if (!made) {
+        made = backend_->for_principal(principal);
+    }
+    return made;
+}
+
 std::string token_refresher::reload()
 {
+    if (shared_) {
+        // Never a blocking read here (SIGHUP is handled on an I/O thread): the next call that
+        // needs a toolkit without tokens reads the store again.
+        std::lock_guard lock(state_->mutex);
+        state_->refused.clear();
+        state_->last_check.clear();
+        return "read from the state store as calls need them";
+    }
     auto fresh = file_.load_all(); // throws, keeping what we have
-    auto const modified = file_.modified();
     std::lock_guard lock(state_->mutex);
     std::vector<std::string> parts;
     auto const& own = fresh[""];
@@ -255,36 +222,103 @@ std::string token_refresher::reload()
     }
     state_->entries = std::move(fresh);
     state_->refused.clear();
-    state_->seen_modified = modified;
     return parts.empty() ? std::string("no sign-ins") : fmt::format("{}", fmt::join(parts, ", "));
 }
 
-asio::awaitable<bool> token_refresher::reload_if_changed()
+asio::awaitable<common::checked<void>> token_refresher::reread(std::string principal)
 {
-    // A sign-in made while the server runs (`toolgate auth login`) is picked up the first
-    // time a call needs it; looking at most once a second keeps a missing sign-in cheap.
-    auto const now = now_();
-    {
-        std::lock_guard lock(state_->mutex);
-        if (state_->last_check == now) {
-            co_return false;
-        }
-        state_->last_check = now;
-    }
-    auto stored = co_await asio::co_spawn(state_->files, read_file(file_), asio::use_awaitable);
+    auto stored = co_await backend_of(principal)->read();
     if (!stored) {
-        spdlog::warn("token store not reread: {}", stored.error().message);
-        co_return false;
+        co_return stored.error();
     }
     std::lock_guard lock(state_->mutex);
-    if (same_time(stored->modified, state_->seen_modified)) {
-        co_return false;
+    state_->entries[principal] = std::move(*stored);
+    std::erase_if(state_->refused, [&](auto const& r) { return r.first.first == principal; });
+    co_return common::checked<void> {};
+}
+
+asio::awaitable<common::checked<bool>> token_refresher::reload_if_changed(std::string principal)
+{
+    // A sign-in made while the server runs (`toolgate auth login`, or another replica's) is
+    // picked up the first time a call needs it; looking at most once a second keeps a missing
+    // sign-in cheap. Calls arriving during a read wait for it rather than answer "not signed in".
+    auto const now = now_();
+    auto const executor = co_await asio::this_coro::executor;
+    auto backend = backend_of(principal); // before the lock below: it takes it too
+    std::shared_ptr<flight> f;
+    {
+        std::lock_guard lock(state_->mutex);
+        auto& reading = state_->reading[principal];
+        auto& last_check = state_->last_check[principal];
+        if (reading) {
+            f = reading;
+        } else if (last_check == now) {
+            if (auto const& why = state_->unreadable[principal]; !why.empty()) {
+                co_return common::problem_of(why);
+            }
+            co_return false;
+        } else {
+            last_check = now;
+            f = reading = std::make_shared<flight>();
+            // Its own coroutine: a caller cancelled meanwhile does not strand the others.
+            auto self = shared_from_this();
+            asio::co_spawn(executor, self->read_store(principal, std::move(backend), f),
+                [self](std::exception_ptr const& e) {
+                    transport::log_root_failure("token store read", e);
+                });
+        }
     }
-    state_->seen_modified = stored->modified;
-    state_->entries = std::move(stored->entries);
-    state_->refused.clear();
-    spdlog::info("token store {} changed on disk: reread", file_.path());
-    co_return true;
+    join_flight join { f };
+    co_await asio::async_initiate<decltype(asio::use_awaitable), void()>(join, asio::use_awaitable);
+    // Copied out before co_return: g++ 12 returned the initial value when `co_return
+    // f->changed` ran with the lock guard in scope.
+    common::checked<bool> out = false;
+    {
+        std::lock_guard lock(f->mutex);
+        out = f->changed;
+    }
+    co_return out;
+}
+
+asio::awaitable<void> token_refresher::read_store(
+    std::string principal, std::shared_ptr<token_backend> backend, std::shared_ptr<flight> f)
+{
+    common::checked<bool> changed = false;
+    auto stored = co_await backend->read();
+    {
+        std::lock_guard lock(state_->mutex);
+        state_->reading.erase(principal);
+        auto& unreadable = state_->unreadable[principal];
+        if (!stored) {
+            spdlog::warn("{} not reread: {}", backend->where(), stored.error().message);
+            if (shared_) {
+                // The shared store: say so, rather than "not signed in", which may be untrue.
+                unreadable
+                    = fmt::format("the shared token store cannot be read ({}); call again later",
+                        stored.error().message);
+                changed = common::problem_of(unreadable);
+            } // the file: as if not signed in (the warning says why)
+        } else {
+            unreadable.clear();
+            if (auto& held = state_->entries[principal]; *stored != held) {
+                held = std::move(*stored);
+                std::erase_if(
+                    state_->refused, [&](auto const& r) { return r.first.first == principal; });
+                spdlog::info("{} changed: reread", backend->where());
+                changed = true;
+            }
+        }
+    }
+    decltype(f->waiters) waiters;
+    {
+        std::lock_guard lock(f->mutex);
+        f->done = true;
+        f->changed = std::move(changed);
+        waiters.swap(f->waiters);
+    }
+    for (auto& [ex, handler] : waiters) {
+        wake(ex, std::move(handler));
+    }
 }
 
 asio::awaitable<token_answer> token_refresher::access_token(
@@ -340,7 +374,12 @@ asio::awaitable<token_answer> token_refresher::access_token_for(
         if (!signed_in || !refusal.empty()) {
             if (!reread) {
                 reread = true;
-                if (co_await reload_if_changed()) {
+                auto changed = co_await reload_if_changed(principal);
+                if (!changed) {
+                    co_return failed(
+                        fmt::format("{}: {}; nothing was sent", toolkit, changed.error().message));
+                }
+                if (*changed) {
                     continue;
                 }
             }
@@ -408,47 +447,73 @@ void token_refresher::publish(key const& k, std::shared_ptr<flight> const& f, to
 
 asio::awaitable<void> token_refresher::save(key k, token_entry entry)
 {
-    auto saved = co_await asio::co_spawn(
-        state_->files, write_file(file_, k.first, k.second, entry), asio::use_awaitable);
+    auto saved = co_await backend_of(k.first)->write(k.second, std::move(entry));
     if (!saved) {
         // The new tokens still serve this process; a restart would need a new sign-in.
         spdlog::error("{}: renewed tokens not saved: {}", k.second, saved.error().message);
-        co_return;
     }
-    auto const modified = file_.modified();
-    std::lock_guard lock(state_->mutex);
-    state_->seen_modified = modified;
+}
+
+asio::awaitable<lock_attempt> token_refresher::hold_for_renewal(
+    key const& k, token_entry const& entry, bool& use_current)
+{
+    lock_attempt attempt;
+    asio::steady_timer pause(co_await asio::this_coro::executor);
+    auto const backend = backend_of(k.first);
+    auto const give_up = std::chrono::steady_clock::now() + backend->patience();
+    for (;;) {
+        attempt = co_await backend->try_hold(k.second);
+        if (!attempt.busy()) {
+            co_return attempt;
+        }
+        // Another holds it: a token not yet expired serves meanwhile (it is only due for
+        // renewal); an expired one waits for the holder's new one, within the patience.
+        if (!entry.access_token.empty() && (entry.expires_at == 0 || now_() < entry.expires_at)) {
+            use_current = true;
+            co_return attempt;
+        }
+        if (std::chrono::steady_clock::now() >= give_up) {
+            co_return attempt;
+        }
+        pause.expires_after(std::chrono::milliseconds(shared_ ? 100 : 50));
+        co_await pause.async_wait(asio::as_tuple(asio::use_awaitable));
+    }
 }
 
 asio::awaitable<token_answer> token_refresher::renewal(key k, token_entry entry)
 {
-    auto const& toolkit = k.second;
-    // Another process sharing the store (a second desktop client's toolgate, a sign-in) may
-    // have renewed already, or be renewing now: wait for its renewal lock, then reread the
-    // store under it. Spending a refresh token another process has spent would earn
-    // invalid_grant (the storage platform's are single-use; the accounting platform's rotate).
-    lock_attempt attempt;
-    asio::steady_timer pause(co_await asio::this_coro::executor);
-    auto const give_up = std::chrono::steady_clock::now() + std::chrono::seconds(70);
-    for (;;) {
-        attempt = co_await asio::co_spawn(
-            state_->files, try_lock_and_read(file_, k.first, toolkit), asio::use_awaitable);
-        if (!attempt.busy() || std::chrono::steady_clock::now() >= give_up) {
-            break;
-        }
-        pause.expires_after(std::chrono::milliseconds(50));
-        co_await pause.async_wait(asio::as_tuple(asio::use_awaitable));
+    auto const toolkit = k.second;
+    // Another process sharing the store (a second desktop client's toolgate, a sign-in, another
+    // replica) may have renewed already, or be renewing now: wait for its hold, then reread
+    // the store under it. Spending a refresh token another has spent would earn invalid_grant
+    // (the storage platform's are single-use; the accounting platform's rotate).
+    bool use_current = false;
+    auto attempt = co_await hold_for_renewal(k, entry, use_current);
+    if (use_current) {
+        co_return token_answer { token_answer::kind::token, entry.access_token };
     }
-    if (!attempt.on_disk) {
-        spdlog::warn("{}: the token store could not be reread before renewing: {}", toolkit,
-            attempt.on_disk.error().message);
+    if (!attempt.stored) {
+        spdlog::warn("{}: the {} could not be reread before renewing: {}", toolkit,
+            backend_->where(), attempt.stored.error().message);
+        if (shared_) {
+            co_return failed(fmt::format("{}: the access token has expired and the shared "
+                                         "token store cannot be reached to renew it ({}); "
+                                         "call again later; nothing was sent",
+                toolkit, attempt.stored.error().message));
+        }
     } else if (!attempt.held) {
-        spdlog::warn("{}: another process has held the token store's renewal lock for 70 s; "
+        if (!backend_->renews_after_patience()) {
+            co_return failed(fmt::format("{}: the access token has expired and another replica "
+                                         "has been renewing it for {} s; call again shortly; "
+                                         "nothing was sent",
+                toolkit, backend_->patience().count()));
+        }
+        spdlog::warn("{}: another process has held the token store's renewal lock for {} s; "
                      "renewing anyway",
-            toolkit);
-    } else if (auto const& on_disk = *attempt.on_disk;
-               on_disk && *on_disk != entry && !on_disk->access_token.empty()) {
-        auto const& theirs = *on_disk;
+            toolkit, backend_->patience().count());
+    } else if (auto it = attempt.stored->find(toolkit); it != attempt.stored->end()
+               && it->second != entry && !it->second.access_token.empty()) {
+        auto const& theirs = it->second;
         if (theirs.expires_at == 0 || now_() < theirs.expires_at - renew_margin(theirs)) {
             spdlog::info("{}: using the access token another process renewed", toolkit);
             std::lock_guard lock(state_->mutex);
@@ -457,12 +522,13 @@ asio::awaitable<token_answer> token_refresher::renewal(key k, token_entry entry)
         }
         entry = theirs; // its refresh token is the current one
     }
+    auto held = std::move(attempt.held); // kept until the renewed tokens are saved
     co_return co_await renew_with(std::move(k), std::move(entry));
 }
 
 asio::awaitable<token_answer> token_refresher::renew_with(key k, token_entry entry)
 {
-    auto const& toolkit = k.second;
+    auto const toolkit = k.second;
     auto const& provider = *toolkits::find_oauth_provider(toolkit);
     auto& oauth = client_for(toolkit);
     auto const secrets = client_secrets_();
@@ -537,17 +603,27 @@ asio::awaitable<token_answer> token_refresher::renew_with(key k, token_entry ent
 asio::awaitable<common::checked<void>> token_refresher::store(
     std::string principal, std::string toolkit, token_entry entry)
 {
-    auto saved = co_await asio::co_spawn(
-        state_->files, write_file(file_, principal, toolkit, entry), asio::use_awaitable);
+    auto saved = co_await backend_of(principal)->write(toolkit, entry);
     if (!saved) {
         co_return saved;
     }
-    auto const modified = file_.modified();
     std::lock_guard lock(state_->mutex);
-    state_->seen_modified = modified;
     state_->refused.erase(key(principal, toolkit));
     state_->entries[principal][toolkit] = std::move(entry);
     co_return saved;
+}
+
+asio::awaitable<common::checked<void>> token_refresher::forget(
+    std::string principal, std::string toolkit)
+{
+    auto erased = co_await backend_of(principal)->erase(toolkit);
+    if (!erased) {
+        co_return erased;
+    }
+    std::lock_guard lock(state_->mutex);
+    state_->refused.erase(key(principal, toolkit));
+    state_->entries[principal].erase(toolkit);
+    co_return erased;
 }
 
 asio::awaitable<token_answer> principal_tokens::access_token(

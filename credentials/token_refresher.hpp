@@ -2,12 +2,15 @@
 // "", its token_source) and each client's (principal_tokens), renewed shortly before they
 // expire (refresh token, or the client-credentials grant again) and once after a 401, never
 // for another principal. A renewal is shared by every call that needs it at the time; rotated
-// refresh tokens reach the file before anyone uses the new access token. File reads and
-// writes run on a thread of their own, never on a thread that serves requests.
+// refresh tokens reach the store before anyone uses the new access token. The store is a
+// token_backend: the file (its reads and writes on a thread of their own, never on a thread
+// that serves requests) or the state shared by replicas, where one replica renews and the
+// others use its new token; each principal's tokens are apart in either.
 #pragma once
 
 #include "common/result.hpp"
 #include "credentials/oauth_client.hpp"
+#include "credentials/token_backend.hpp"
 #include "credentials/token_store.hpp"
 #include "toolkits/token_source.hpp"
 
@@ -31,6 +34,11 @@ public:
     /// endpoints_for() (throws on a bad override).
     token_refresher(transport::outbound_client& client, token_file file,
         secrets_provider client_secrets, oauth_client::clock now, bool allow_insecure = false);
+    /// Over another backend (the shared store; `backend` holds the server's own tokens, and
+    /// its for_principal() a client's): nothing is read now; the first call that needs a
+    /// toolkit's tokens reads them.
+    token_refresher(transport::outbound_client& client, std::shared_ptr<token_backend> backend,
+        secrets_provider client_secrets, oauth_client::clock now, bool allow_insecure = false);
     ~token_refresher() override;
 
     /// The server's own (principal ""): access_token_for("", ...).
@@ -43,23 +51,35 @@ public:
     boost::asio::awaitable<toolkits::token_answer> access_token_for(
         std::string principal, std::string toolkit, std::string refused);
     /// Whether `principal` holds an entry for `toolkit` whose renewal was not refused for
-    /// good, as this process knows it now (no file read).
+    /// good, as this process knows it now (no read of the store).
     bool has_token_for(std::string_view principal, std::string_view toolkit) const;
-    /// Saves a sign-in of `principal` (the file first, then this process's view). An error
-    /// names the file and the system's reason.
+    /// Saves a sign-in of `principal` (the store first, then this process's view). An error
+    /// names the store and the reason.
     boost::asio::awaitable<common::checked<void>> store(
         std::string principal, std::string toolkit, token_entry entry);
+    /// Removes `principal`'s entry for `toolkit` (signing out), from the store and this view.
+    boost::asio::awaitable<common::checked<void>> forget(
+        std::string principal, std::string toolkit);
 
     /// Reads the file again (SIGHUP) and forgets refused sign-ins. Returns a summary for the
     /// log (toolkit names and states; clients' sign-ins counted, never named). Throws
     /// std::invalid_argument, keeping the current tokens, when the file is bad.
     std::string reload();
 
-    /// What the store holds now: the server's own entries (for `toolgate auth status`,
+    /// Reads `principal`'s tokens in the store again now, forgetting refused sign-ins
+    /// (`toolgate auth`); a problem when it cannot be read (the tokens in hand are kept).
+    boost::asio::awaitable<common::checked<void>> reread(std::string principal = {});
+
+    /// What this process holds now: the server's own entries (for `toolgate auth status`,
     /// tests), and one principal's.
     token_entries snapshot() const { return snapshot_of(""); }
     token_entries snapshot_of(std::string_view principal) const;
+    /// The token file (`toolgate auth` writes it); over the shared store, the default path's,
+    /// unused.
     token_file const& file() const { return file_; }
+    token_backend& backend() { return *backend_; }
+    /// The backend holding `principal`'s tokens ("" : backend()).
+    std::shared_ptr<token_backend> backend_of(std::string const& principal);
     oauth_client& client_for(std::string_view toolkit);
 
     /// Seconds before expiry at which a token is renewed: a quarter of its lifetime, at most
@@ -76,12 +96,22 @@ private:
     boost::asio::awaitable<void> renew(key k, std::shared_ptr<flight> f);
     boost::asio::awaitable<toolkits::token_answer> renewal(key k, token_entry entry);
     boost::asio::awaitable<toolkits::token_answer> renew_with(key k, token_entry entry);
-    boost::asio::awaitable<bool> reload_if_changed();
+    /// Whether `principal`'s tokens in the store changed (and are now in hand); a problem when
+    /// the shared store cannot be read.
+    boost::asio::awaitable<common::checked<bool>> reload_if_changed(std::string principal);
+    boost::asio::awaitable<void> read_store(
+        std::string principal, std::shared_ptr<token_backend> backend, std::shared_ptr<flight> f);
     boost::asio::awaitable<void> save(key k, token_entry entry);
+    /// Waits for the renewal hold of `k` (see token_backend::patience); `entry` is the token
+    /// in hand, used at once instead when another holds it and it has not expired.
+    boost::asio::awaitable<lock_attempt> hold_for_renewal(
+        key const& k, token_entry const& entry, bool& use_current);
     void publish(key const& k, std::shared_ptr<flight> const& f, toolkits::token_answer answer);
 
     transport::outbound_client& client_;
     token_file file_;
+    std::shared_ptr<token_backend> backend_;
+    bool shared_ = false; ///< the backend is the shared store, not file_
     secrets_provider client_secrets_;
     oauth_client::clock now_;
     std::unique_ptr<state> state_;

@@ -99,6 +99,46 @@ std::string str(json::object const& o, std::string_view key)
     return v && v->is_string() ? std::string(v->get_string()) : std::string();
 }
 
+/// What a sealed token of the file is bound to: its toolkit and field, and a client's
+/// principal (so one person's sealed token does not open as another's). The server's own
+/// ("") keep the context they had before principals existed.
+std::string seal_context(
+    std::string_view principal, std::string_view toolkit, std::string_view field)
+{
+    if (principal.empty()) {
+        return fmt::format("toolgate-token-file/1\n{}\n{}", toolkit, field);
+    }
+    return fmt::format("toolgate-token-file/1\n{}\n{}\n{}", toolkit, field, principal);
+}
+
+std::string sealed_or_plain(state::store_keys const* keys, std::string const& value,
+    std::string_view principal, std::string_view toolkit, std::string_view field)
+{
+    return keys ? state::seal(*keys, value, seal_context(principal, toolkit, field)) : value;
+}
+
+/// A token as stored: opened when sealed (a plain one, written before a key was set, is read
+/// as it is and sealed at the next write).
+std::string opened(state::store_keys const* keys, std::string value, std::string_view principal,
+    std::string_view toolkit, std::string_view field, std::string const& path)
+{
+    if (!state::is_sealed(value)) {
+        return value;
+    }
+    if (keys == nullptr) {
+        throw std::invalid_argument(fmt::format("{} {}: its tokens are encrypted; set "
+                                                "TOOLGATE_STORE_KEY or --store-key-file to the "
+                                                "key that sealed them",
+            what, path));
+    }
+    auto plain = state::unseal(*keys, value, seal_context(principal, toolkit, field));
+    if (!plain) {
+        throw std::invalid_argument(
+            fmt::format("{} {}: {}: {}", what, path, toolkit, plain.error().message));
+    }
+    return std::move(*plain);
+}
+
 std::int64_t num(json::object const& o, std::string_view key)
 {
     auto const* v = o.if_contains(key);
@@ -118,15 +158,18 @@ std::string token_file::default_path()
 
 namespace {
 
-json::object entries_object(token_entries const& entries)
+/// One principal's entries as the file holds them, tokens sealed with `keys` when given.
+json::object entries_object(
+    std::string_view principal, token_entries const& entries, state::store_keys const* keys)
 {
     json::object kits;
     for (auto const& [name, e] : entries) {
         json::object o;
         o["grant"] = e.grant;
-        o["access_token"] = e.access_token;
+        o["access_token"] = sealed_or_plain(keys, e.access_token, principal, name, "access_token");
         if (!e.refresh_token.empty()) {
-            o["refresh_token"] = e.refresh_token;
+            o["refresh_token"]
+                = sealed_or_plain(keys, e.refresh_token, principal, name, "refresh_token");
         }
         o["expires_at"] = e.expires_at;
         o["obtained_at"] = e.obtained_at;
@@ -143,7 +186,8 @@ json::object entries_object(token_entries const& entries)
 }
 
 /// The entries of one `toolkits` object; false when it is not one.
-bool read_entries(json::value const& kits, token_entries& out)
+bool read_entries(json::value const& kits, std::string_view principal, std::string const& path,
+    state::store_keys const* keys, token_entries& out)
 {
     if (!kits.is_object()) {
         return false;
@@ -155,8 +199,11 @@ bool read_entries(json::value const& kits, token_entries& out)
         auto const& o = value.get_object();
         token_entry e;
         e.grant = str(o, "grant");
-        e.access_token = str(o, "access_token");
-        e.refresh_token = str(o, "refresh_token");
+        std::string_view const toolkit = name;
+        e.access_token
+            = opened(keys, str(o, "access_token"), principal, toolkit, "access_token", path);
+        e.refresh_token
+            = opened(keys, str(o, "refresh_token"), principal, toolkit, "refresh_token", path);
         e.expires_at = num(o, "expires_at");
         e.obtained_at = num(o, "obtained_at");
         e.scope = str(o, "scope");
@@ -180,16 +227,16 @@ std::string principal_file_tag(std::string_view principal)
 
 } // namespace
 
-std::string serialize_tokens(token_book const& book)
+std::string serialize_tokens(token_book const& book, state::store_keys const* keys)
 {
     json::object doc;
     doc["format"] = format_name;
     auto const own = book.find("");
-    doc["toolkits"] = own == book.end() ? json::object() : entries_object(own->second);
+    doc["toolkits"] = own == book.end() ? json::object() : entries_object("", own->second, keys);
     json::object clients;
     for (auto const& [principal, entries] : book) {
         if (!principal.empty() && !entries.empty()) {
-            clients[principal] = entries_object(entries);
+            clients[principal] = entries_object(principal, entries, keys);
         }
     }
     if (!clients.empty()) {
@@ -198,7 +245,8 @@ std::string serialize_tokens(token_book const& book)
     return json::serialize(doc) + "\n";
 }
 
-token_book parse_tokens(std::string const& text, std::string const& path)
+token_book parse_tokens(
+    std::string const& text, std::string const& path, state::store_keys const* keys)
 {
     boost::system::error_code ec;
     auto doc = json::parse(text, ec);
@@ -214,7 +262,7 @@ token_book parse_tokens(std::string const& text, std::string const& path)
     }
     auto const* kits = doc.get_object().if_contains("toolkits");
     token_book out;
-    if (!kits || !read_entries(*kits, out[""])) {
+    if (!kits || !read_entries(*kits, "", path, keys, out[""])) {
         throw bad();
     }
     if (auto const* clients = doc.get_object().if_contains("principals")) {
@@ -222,7 +270,8 @@ token_book parse_tokens(std::string const& text, std::string const& path)
             throw bad();
         }
         for (auto const& [principal, entries] : clients->get_object()) {
-            if (principal.empty() || !read_entries(entries, out[std::string(principal)])) {
+            if (principal.empty()
+                || !read_entries(entries, principal, path, keys, out[std::string(principal)])) {
                 throw bad();
             }
         }
@@ -236,7 +285,7 @@ token_book token_file::load_all() const
     if (::stat(path_.c_str(), &st) != 0 && errno == ENOENT) {
         return {};
     }
-    return parse_tokens(read_text(path_), path_);
+    return parse_tokens(read_text(path_), path_, keys_ ? &*keys_ : nullptr);
 }
 
 std::optional<token_entry> token_file::load(
@@ -344,7 +393,7 @@ void token_file::change(std::string const& principal, std::string const& toolkit
     } else if (auto it = book.find(principal); it != book.end()) {
         it->second.erase(toolkit);
     }
-    auto const text = serialize_tokens(book);
+    auto const text = serialize_tokens(book, keys_ ? &*keys_ : nullptr);
 
     std::random_device random;
     auto const temp = fmt::format("{}.{}.{:08x}.tmp", path_, ::getpid(), random());

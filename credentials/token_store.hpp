@@ -6,6 +6,8 @@
 // write it. Its contents are never logged.
 #pragma once
 
+#include "state/sealing.hpp"
+
 #include <chrono>
 #include <cstdint>
 #include <ctime>
@@ -61,10 +63,15 @@ public:
     /// `$XDG_STATE_HOME/toolgate/tokens.json`, or `~/.local/state/toolgate/tokens.json`.
     static std::string default_path();
 
-    explicit token_file(std::string path)
+    /// With `keys`, the tokens in the file are sealed (state/sealing.hpp) and tokens written
+    /// before a key was set are still read; without, they are plain JSON as always, and a
+    /// sealed file is refused with a sentence saying to set the key.
+    explicit token_file(std::string path, std::optional<state::store_keys> keys = std::nullopt)
         : path_(std::move(path))
+        , keys_(std::move(keys))
     {
     }
+    bool sealed() const { return keys_.has_value(); }
     std::string const& path() const { return path_; }
 
     // Per (principal, toolkit); principal "" is the server's own. Reads throw
@@ -97,12 +104,16 @@ private:
         std::optional<token_entry> const& entry) const;
 
     std::string path_;
+    std::optional<state::store_keys> keys_;
 };
 
-/// The JSON text of `book` (the file's format), and back. The server's own entries are the
-/// `toolkits` member, as before principals existed, so older files load unchanged; clients'
-/// are under `principals`. parse throws std::invalid_argument on anything else.
-std::string serialize_tokens(token_book const& book);
-token_book parse_tokens(std::string const& text, std::string const& path);
+/// The JSON text of `book` (the file's format), and back; with `keys`, access and refresh
+/// tokens sealed. The server's own entries are the `toolkits` member, as before principals
+/// existed, so older files load unchanged; clients' are under `principals`. parse throws
+/// std::invalid_argument on anything else, a sealed token without `keys` and one that does not
+/// open (never quoting a token).
+std::string serialize_tokens(token_book const& book, state::store_keys const* keys = nullptr);
+token_book parse_tokens(
+    std::string const& text, std::string const& path, state::store_keys const* keys = nullptr);
 
 } // namespace toolgate::credentials

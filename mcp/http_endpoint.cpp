@@ -310,7 +310,7 @@ asio::awaitable<void> mcp_http_endpoint::remove(
                 "Bad Request: DELETE needs the Mcp-Session-Id header"));
         co_return;
     }
-    if (!sessions_.end(*id, router_, principal)) {
+    if (!co_await sessions_.end_shared(*id, router_, principal)) {
         co_await out.respond(404, json_headers(),
             protocol::serialize_error(
                 nullptr, protocol::error_code::invalid_request, "Session not found"));
@@ -367,7 +367,7 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
     }
     std::shared_ptr<conversation> conv;
     if (plain.session_id && work.kind != shttp::route::modern) {
-        conv = sessions_.find(std::string(*plain.session_id), principal);
+        conv = co_await sessions_.find_shared(std::string(*plain.session_id), principal, router_);
         if (!conv) {
             json::value const id = work.message ? work.message->id() : json::value();
             co_await send(out, shttp::session_not_found(work.kind, id));

@@ -11,11 +11,12 @@ namespace toolgate::mcp {
 
 session_registry::session_registry(boost::asio::any_io_executor executor,
     transport::session_signer signer, std::chrono::seconds idle_timeout,
-    std::chrono::seconds max_age)
+    std::chrono::seconds max_age, std::size_t ended_bound)
     : executor_(std::move(executor))
     , signer_(std::move(signer))
     , idle_timeout_(idle_timeout)
     , max_age_(max_age)
+    , ended_(ended_bound)
 {
 }
 
@@ -32,10 +33,22 @@ bool session_registry::is_expired(entry const& e, clock::time_point now) const
         || std::chrono::system_clock::now() - e.issued > max_age_;
 }
 
+std::int64_t session_registry::expiry_of(std::chrono::system_clock::time_point issued) const
+{
+    // Rounded up: an id is remembered a little longer than it is valid, never shorter.
+    return std::chrono::ceil<std::chrono::seconds>((issued + max_age_).time_since_epoch()).count();
+}
+
 void session_registry::remember_ended(
     std::string const& id, std::chrono::system_clock::time_point issued)
 {
-    ended_[id] = issued + max_age_;
+    ended_.add(state::digest_of(id), expiry_of(issued));
+}
+
+bool session_registry::was_ended(
+    std::string const& id, std::chrono::system_clock::time_point issued) const
+{
+    return ended_.contains(state::digest_of(id), expiry_of(issued));
 }
 
 std::string session_registry::open(
@@ -147,12 +160,9 @@ std::shared_ptr<conversation> session_registry::find(
         it->second.last_used = clock::now();
         return it->second.conv;
     }
-    if (ended_.contains(id)) {
-        return nullptr;
-    }
     auto claims = signer_.verify(id, principal); // signed for this principal only
     if (!claims || std::chrono::system_clock::now() - claims->issued > max_age_
-        || sessions_.size() >= max_sessions_) {
+        || was_ended(id, claims->issued) || sessions_.size() >= max_sessions_) {
         return nullptr; // (full: the client's initialize then gets the --max-sessions error)
     }
     // Issued by a replica sharing our key: carry on with its negotiated version.
@@ -174,8 +184,8 @@ bool session_registry::end(std::string const& id, router& r, std::string const& 
             return false; // H16: another client cannot end it either
         }
         if (it == sessions_.end()) {
-            auto claims = ended_.contains(id) ? std::nullopt : signer_.verify(id, principal);
-            if (!claims) {
+            auto claims = signer_.verify(id, principal);
+            if (!claims || was_ended(id, claims->issued)) {
                 return false;
             }
             remember_ended(id, claims->issued); // another replica's session: end it here too
@@ -189,6 +199,75 @@ bool session_registry::end(std::string const& id, router& r, std::string const& 
     }
     r.cancel_all(*conv);
     return true;
+}
+
+void session_registry::end_as_elsewhere(
+    std::string const& id, std::chrono::system_clock::time_point issued, router& r)
+{
+    std::shared_ptr<conversation> conv;
+    {
+        std::lock_guard lock(mutex_);
+        if (auto it = sessions_.find(id); it != sessions_.end()) {
+            conv = it->second.conv;
+            sessions_.erase(it);
+            ++deleted_;
+        }
+        remember_ended(id, issued);
+    }
+    if (conv) {
+        spdlog::debug("a session ended by another replica's DELETE ended here too");
+        r.cancel_all(*conv);
+    }
+}
+
+boost::asio::awaitable<std::shared_ptr<conversation>> session_registry::find_shared(
+    std::string id, std::string principal, router& r)
+{
+    auto claims = shared_ ? signer_.verify(id, principal) : std::nullopt;
+    if (!claims) {
+        co_return find(id, principal); // no shared store, or refused without asking it
+    }
+    {
+        std::lock_guard lock(mutex_);
+        if (was_ended(id, claims->issued)) {
+            co_return nullptr;
+        }
+    }
+    auto ended = co_await shared_->is_ended(state::digest_of(id));
+    if (!ended) {
+        spdlog::debug("session lookup without the state store ({}): this replica decides",
+            ended.error().message);
+    } else if (*ended) {
+        end_as_elsewhere(id, claims->issued, r);
+        co_return nullptr;
+    }
+    co_return find(id, principal);
+}
+
+boost::asio::awaitable<bool> session_registry::end_shared(
+    std::string id, router& r, std::string principal)
+{
+    auto claims = shared_ ? signer_.verify(id, principal) : std::nullopt;
+    if (!claims) {
+        co_return end(id, r, principal);
+    }
+    {
+        std::lock_guard lock(mutex_);
+        if (was_ended(id, claims->issued)) {
+            co_return false;
+        }
+    }
+    auto marked = co_await shared_->mark_ended(state::digest_of(id), expiry_of(claims->issued));
+    if (marked && !*marked) {
+        end_as_elsewhere(id, claims->issued, r); // another replica's DELETE came first
+        co_return false;
+    }
+    if (!marked) {
+        spdlog::warn("a session was ended without the state store ({}): the end is final on "
+                     "this replica only",
+            marked.error().message);
+    }
+    co_return end(id, r, principal);
 }
 
 void session_registry::expire_idle(router& r)
@@ -209,8 +288,10 @@ void session_registry::expire_idle(router& r)
         }
         // An id past its maximum age is refused by its signature's time alone: no need to
         // remember it any longer.
-        std::erase_if(ended_,
-            [wall = std::chrono::system_clock::now()](auto const& e) { return e.second < wall; });
+        // Rounded up like the expiries: an expiry before the next whole second has passed.
+        ended_.forget_expired(std::chrono::ceil<std::chrono::seconds>(
+            std::chrono::system_clock::now().time_since_epoch())
+                                  .count());
     }
     for (auto& conv : expired) {
         r.cancel_all(*conv);
@@ -224,6 +305,12 @@ std::size_t session_registry::ended_count() const
 {
     std::lock_guard lock(mutex_);
     return ended_.size();
+}
+
+std::size_t session_registry::ended_bytes() const
+{
+    std::lock_guard lock(mutex_);
+    return ended_.bytes();
 }
 
 session_registry::session_counts session_registry::counts() const

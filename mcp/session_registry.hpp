@@ -4,9 +4,12 @@
 #pragma once
 
 #include "mcp/router.hpp"
+#include "state/ended_ids.hpp"
+#include "state/shared_ended_ids.hpp"
 #include "transport/session_token.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
 #include <boost/system/result.hpp>
 
 #include <atomic>
@@ -24,8 +27,10 @@ class session_registry {
 public:
     using clock = std::chrono::steady_clock;
 
+    /// `ended_bound`: how many ended ids are remembered at most (state::ended_id_table).
     session_registry(boost::asio::any_io_executor executor, transport::session_signer signer,
-        std::chrono::seconds idle_timeout, std::chrono::seconds max_age);
+        std::chrono::seconds idle_timeout, std::chrono::seconds max_age,
+        std::size_t ended_bound = state::ended_id_table::default_bound);
 
     /// A fresh conversation and its id (the caller runs initialize on it first; the id is
     /// issued only when initialize succeeded, via `open`).
@@ -53,11 +58,28 @@ public:
     std::shared_ptr<conversation> find(std::string const& id, std::string const& principal = {});
     /// Ends a session (DELETE) of `principal`. False when there was none to end.
     bool end(std::string const& id, router& r, std::string const& principal = {});
+
+    /// Ended ids shared with the other replicas (--state-store): from then on find_shared and
+    /// end_shared consult it. Set before serving.
+    void share_ended_ids(std::shared_ptr<state::shared_ended_ids> shared)
+    {
+        shared_ = std::move(shared);
+    }
+    /// As find, but an id another replica ended is not found here either (and a live session
+    /// of it here ends). When the shared store cannot answer, this replica's own knowledge
+    /// decides (a request is not refused for it).
+    boost::asio::awaitable<std::shared_ptr<conversation>> find_shared(
+        std::string id, std::string principal, router& r);
+    /// As end, and the end is recorded for every replica; false (404) when another replica
+    /// ended it first. `r` outlives the call.
+    boost::asio::awaitable<bool> end_shared(std::string id, router& r, std::string principal);
     /// Drops sessions idle past the timeout or older than the maximum age, cancelling their
     /// calls, and forgets ended ids whose maximum age has passed.
     void expire_idle(router& r);
     /// Ended ids still remembered (tests, metrics).
     std::size_t ended_count() const;
+    /// Bytes the remembered ended ids take (tests).
+    std::size_t ended_bytes() const;
     /// Cancels the calls of every live session (the end of a shutdown's grace period).
     void cancel_all(router& r);
     std::size_t size() const;
@@ -84,6 +106,13 @@ private:
     bool is_expired(entry const& e, clock::time_point now) const;
     /// Remembers `id` as ended until its maximum age has passed (caller holds mutex_).
     void remember_ended(std::string const& id, std::chrono::system_clock::time_point issued);
+    /// Ends `id` here because another replica ended it: its live session, if any, goes.
+    void end_as_elsewhere(
+        std::string const& id, std::chrono::system_clock::time_point issued, router& r);
+    /// Whether `id`, issued at `issued`, was ended (caller holds mutex_).
+    bool was_ended(std::string const& id, std::chrono::system_clock::time_point issued) const;
+    /// The Unix second an id issued at `issued` stops being valid.
+    std::int64_t expiry_of(std::chrono::system_clock::time_point issued) const;
     boost::asio::any_io_executor executor_;
     transport::session_signer signer_;
     std::chrono::seconds idle_timeout_;
@@ -102,9 +131,11 @@ private:
     std::atomic<std::size_t> max_per_principal_ { 64 };
     mutable std::mutex mutex_;
     std::unordered_map<std::string, entry> sessions_;
-    /// Ended or expired here, never to be adopted again, each with the time its id stops
-    /// being valid anyway (issued + max age): dropped then (security review 8).
-    std::unordered_map<std::string, std::chrono::system_clock::time_point> ended_;
+    /// Ended or expired here, never to be adopted again, as digests with the time each id stops
+    /// being valid anyway (issued + max age): dropped then; bounded in number (security
+    /// review 8, issue 27).
+    state::ended_id_table ended_;
+    std::shared_ptr<state::shared_ended_ids> shared_; ///< null: this replica only
 };
 
 } // namespace toolgate::mcp

@@ -167,6 +167,9 @@ std::string server_metrics::render() const
     render_upstream(out);
     render_http(out);
     render_sessions(out);
+    if (sources_.store) {
+        store_.render(out, sources_.store());
+    }
     render_process(out);
     return out.take();
 }

@@ -6,6 +6,7 @@
 
 #include "ops/call_observer.hpp"
 #include "ops/metrics_registry.hpp"
+#include "ops/store_metrics.hpp"
 #include "protocol/tool_descriptor.hpp"
 #include "transport/outbound_observer.hpp"
 
@@ -44,6 +45,8 @@ struct metrics_sources {
     std::function<session_gauges()> sessions;
     std::function<std::size_t()> calls_in_flight;
     std::atomic<bool> const* ready = nullptr;
+    /// The shared state store's connection; empty: no store (--state-store unset).
+    std::function<store_gauges()> store;
 };
 
 class server_metrics final : public call_observer {
@@ -62,6 +65,8 @@ public:
     void record_refused_call(protocol::tool_descriptor const* tool) noexcept override;
     /// A tools/list answer went out: `bytes` on the wire, compressed or not.
     void record_listing(bool gzip, std::size_t bytes) noexcept override;
+    /// The shared state store's command counts (rendered when sources name a store).
+    store_metrics& store() noexcept { return store_; }
     /// Counts upstream attempts, failures, retries and redirects by toolkit.
     transport::outbound_observer& upstream_observer() noexcept { return upstream_; }
 
@@ -106,6 +111,7 @@ private:
     metrics::counter listings_[2]; ///< identity, gzip
     metrics::counter listing_bytes_[2];
     upstream_counts upstream_;
+    store_metrics store_;
     metrics_sources sources_;
 };
 

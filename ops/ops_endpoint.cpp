@@ -54,7 +54,14 @@ asio::awaitable<void> ops_endpoint::answer_probe(
     // stops sending new work here while calls in flight finish.
     bool const ready = options_.ready->load();
     unsigned const status = ready ? 200 : 503;
-    std::string body = ready ? R"({"status":"ready"})" : R"({"status":"shutting down"})";
+    std::string body = ready ? R"({"status":"ready")" : R"({"status":"shutting down")";
+    if (options_.store_connected) {
+        // Told, not judged: every replica shares one store, so taking replicas out for it
+        // would stop the tools that do not need it too (docs/operations.md).
+        body += options_.store_connected() ? R"(,"state_store":"connected")"
+                                           : R"(,"state_store":"unavailable")";
+    }
+    body += "}";
     co_await out.respond(status, json_headers(), std::move(body));
 }
 

@@ -9,6 +9,7 @@
 #include "transport/origin_policy.hpp"
 
 #include <atomic>
+#include <functional>
 
 namespace toolgate::ops {
 
@@ -22,6 +23,9 @@ struct ops_options {
     server_metrics const* metrics = nullptr;
     bool metrics_public = false; ///< /metrics without client authentication
     auth::client_auth const* auth = nullptr; ///< null: no client authentication
+    /// Whether the shared state store is connected, told in /readyz's body; empty: no store.
+    /// Readiness does not depend on it: tools that need no store keep working without it.
+    std::function<bool()> store_connected;
 };
 
 class ops_endpoint final : public transport::http_handler {

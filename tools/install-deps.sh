@@ -7,7 +7,7 @@ packages=(
   cmake ninja-build g++ make pkg-config ccache python3 zlib1g-dev
   libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
   libssl-dev libfmt-dev libspdlog-dev libcli11-dev catch2 libvalijson-dev
-  libtomlplusplus-dev libmimalloc-dev
+  libtomlplusplus-dev libmimalloc-dev libhiredis-dev
 )
 
 missing=()

@@ -13,7 +13,7 @@ if ! command -v run-clang-tidy >/dev/null 2>&1; then
   $sudo apt-get update -qq && $sudo apt-get install -y -qq --no-install-recommends clang-tidy >/dev/null
 fi
 # The production folders; tests and benchmarks are held to the compiler's warnings only.
-folders='(app|auth|common|credentials|discovery|mcp|ops|protocol|toolkits|transport)'
+folders='(app|auth|common|credentials|discovery|mcp|ops|protocol|state|toolkits|transport)'
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 if ! run-clang-tidy -p "$build" -quiet -j "${JOBS:-2}" "$PWD/$folders/" >"$log" 2>&1 ||

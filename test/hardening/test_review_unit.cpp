@@ -16,6 +16,8 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include <fstream>
+#include <string>
 #include <thread>
 
 using namespace toolgate;
@@ -84,10 +86,46 @@ TEST_CASE("review 8: ended session ids are forgotten once their maximum age has 
     CHECK_FALSE(sessions.find(id)); // ended is final
     sessions.expire_idle(f.r);
     CHECK(sessions.ended_count() == 1); // still within its age
-    std::this_thread::sleep_for(1100ms);
+    std::this_thread::sleep_for(2100ms); // expiries are kept to the second, rounded up
     sessions.expire_idle(f.r);
     CHECK(sessions.ended_count() == 0);
     CHECK_FALSE(sessions.find(id)); // and too old to be adopted again anyway
+}
+
+/// This process's resident memory in bytes (Linux), from /proc/self/status.
+std::size_t resident_bytes()
+{
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line)) {
+        if (line.rfind("VmRSS:", 0) == 0) {
+            return std::stoull(line.substr(6)) * 1024;
+        }
+    }
+    FAIL("no VmRSS in /proc/self/status");
+    return 0;
+}
+
+TEST_CASE("review 8: 20,000 sessions opened and deleted grow memory by at most 1.5 MiB",
+    "[hardening][review]")
+{
+    router_fixture f;
+    mcp::session_registry sessions(
+        f.ioc.get_executor(), transport::session_signer("k"), 3600s, 3600s);
+    auto const open_and_delete = [&](int n) {
+        for (int i = 0; i < n; ++i) {
+            auto const id = sessions.open(sessions.make_conversation(), "2025-11-25");
+            REQUIRE(sessions.end(id, f.r));
+        }
+    };
+    open_and_delete(200); // the allocator's first pages and the table's first slots
+    auto const before = resident_bytes();
+    open_and_delete(20'000);
+    auto const grown = static_cast<long>(resident_bytes()) - static_cast<long>(before);
+    INFO("resident memory grew by " << grown << " bytes");
+    CHECK(sessions.ended_count() == 20'200);
+    CHECK(sessions.ended_bytes() <= 1024 * 1024);
+    CHECK(grown <= 1536 * 1024);
 }
 
 TEST_CASE("review 12: a session past its maximum age is gone on the issuing replica too",

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what the operations tests drive: Debian's nginx, haproxy and prometheus (promtool
-# comes with it), and systemd for systemd-analyze (containers often lack it). Like test/e2e/install-clients.sh, it installs what is missing and fails with
+# Installs what the operations tests drive: Debian's nginx, haproxy, prometheus (promtool
+# comes with it) and redis-server, and systemd for systemd-analyze (containers often lack it). Like test/e2e/install-clients.sh, it installs what is missing and fails with
 # a clear message when it cannot; the tests that need these programs then fail too, they are
 # never skipped. The packages' own system services are not started (policy-rc.d), so nothing
 # ends up listening on ports 80 or 9090: the tests start their own instances on 127.0.0.1.
@@ -11,6 +11,7 @@ command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx)
 command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || need+=(haproxy)
 command -v promtool >/dev/null 2>&1 || need+=(prometheus)
 command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
+command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 [ ${#need[@]} -eq 0 ] && exit 0
 
 echo "toolgate ops tests: installing Debian packages: ${need[*]}" >&2

@@ -225,3 +225,51 @@ class Load:
     def total(self):
         with self.lock:
             return self.ok + len(self.self_answered) + len(self.failed)
+
+
+class RedisServer:
+    """A redis-server of the test's own on 127.0.0.1: a free port, no persistence, a temporary
+    directory; kill() and start() keep the port (an outage and a recovery)."""
+
+    def __init__(self, args=()):
+        self.port, self.args = free_port(), list(args)
+        self.dir = tempfile.mkdtemp(prefix="ops-redis-")
+        self.proc = None
+
+    def start(self, timeout=10):
+        cmd = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+               "--appendonly", "no", "--dir", self.dir, "--daemonize", "no"] + self.args
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.cli("PING").strip() == "PONG":
+                return self
+            time.sleep(0.05)
+        raise TestFailure("redis-server did not answer PING")
+
+    def url(self):
+        return f"redis://127.0.0.1:{self.port}"
+
+    def cli(self, *args):
+        done = subprocess.run(["redis-cli", "-p", str(self.port)] + list(args),
+                              capture_output=True, text=True, timeout=10)
+        return done.stdout
+
+    def dump(self):
+        """Every key with its value (strings and hashes), as one text."""
+        out = []
+        for key in self.cli("--scan").split():
+            kind = self.cli("TYPE", key).strip()
+            value = self.cli("HGETALL", key) if kind == "hash" else self.cli("GET", key)
+            out.append(f"{key} {kind} {value}")
+        return "\n".join(out)
+
+    def kill(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    def cleanup(self):
+        self.kill()
+        import shutil
+        shutil.rmtree(self.dir, ignore_errors=True)

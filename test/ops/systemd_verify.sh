@@ -39,8 +39,11 @@ mkdir -m 0700 "$creds"
 cp "$src/examples/toolgate.toml" "$creds/toolgate.toml"
 echo "systemd-test-client-token" > "$creds/client-tokens"
 printf 'TOOLGATE_SESSION_KEY=systemd-test-session-key\n' > "$creds/platform.env"
+openssl rand -hex 32 > "$creds/store.key"
+chmod 0400 "$creds/store.key"
 printed=$(CREDENTIALS_DIRECTORY=$creds sh -c "$script --print-config")
 for expected in "auth-token-file = \"$creds/client-tokens\"  # flag" \
+                "store-key-file = \"$creds/store.key\"  # flag" \
                 'drain-delay = 5  # file' \
                 'session-key = "***"  # env TOOLGATE_SESSION_KEY'; do
   if ! grep -qF -- "$expected" <<< "$printed"; then

@@ -1,0 +1,50 @@
+// Per-principal call counters for quotas (issue 28: `calls_per_minute`), shared by replicas:
+// each principal's calls of the last minute in a Redis sorted set, counted and trimmed by one
+// script, so that a quota holds across replicas rather than per replica. Its take() has the
+// shape of the quota counters' interface of issue 28, which it is to implement once that lands.
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace toolgate::state {
+
+class redis_client;
+
+/// What take() answers.
+struct count_answer {
+    enum class kind : std::uint8_t {
+        taken, ///< the call is counted and may go on
+        full, ///< `limit` calls were taken in the last minute: none is counted now
+        failed, ///< the store could not count: `failure` says so
+    };
+    kind state = kind::taken;
+    /// full: how long until the oldest call of the last minute leaves it.
+    std::chrono::milliseconds retry_after { 0 };
+    std::string failure; ///< failed: what went wrong, for the caller (never a secret)
+};
+
+class redis_call_counters {
+public:
+    explicit redis_call_counters(std::shared_ptr<redis_client> client);
+
+    /// Counts one call of `principal` at `now` unless `limit` calls were counted for it, on
+    /// any replica, in the minute before (a sliding window). Never throws for the store.
+    boost::asio::awaitable<count_answer> take(
+        std::string principal, std::uint32_t limit, std::chrono::system_clock::time_point now);
+
+    /// The sorted set holding `principal`'s calls (tests, operators).
+    static std::string key_of(std::string const& principal);
+
+private:
+    std::shared_ptr<redis_client> client_;
+    std::string replica_; ///< random: tells this replica's entries from others'
+    std::atomic<std::uint64_t> taken_ { 0 };
+};
+
+} // namespace toolgate::state
