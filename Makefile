@@ -74,6 +74,12 @@ bench-profile: build
 	@bash bench/install.sh $(BUILD)
 	python3 bench/profile.py --build-dir $(BUILD)
 
+# What the result budget does to the main list tools of every toolkit (bench/README.md,
+# "Results a model can read"): tokens before and after, calls to page to the end, 0 lost.
+.PHONY: bench-results
+bench-results: build
+	$(BUILD)/bin/bench_results
+
 # Tool selection (bench/selection/README.md): BM25 over the catalogue's texts, recall@1/@5 and
 # MRR of 374 plain-language requests against all 1150 tools. Needs no build.
 .PHONY: bench-selection

@@ -224,9 +224,16 @@ service make_catalogue_service(config const& cfg, boost::asio::io_context& ioc)
     warn_unrenewable(*hub);
     toolkits::execution_options execution;
     execution.allow_insecure_upstream = cfg.upstream.allow_insecure;
-    auto executor = std::make_shared<toolkits::http_executor>(*client, *credentials,
-        read_overrides(cfg), toolkits::shaping_options {}, execution, hub->tokens());
-    auto provider = std::make_unique<toolkits::catalogue_provider>(sel, *executor);
+    // Answers over the budget are cut from their text, not from a parsed value: the shaper
+    // leaves them unparsed (toolkits/result_limits.hpp parses what a call's own budget allows).
+    toolkits::shaping_options shaping;
+    if (auto const budget = cfg.results.max_result_tokens * toolkits::bytes_per_token;
+        budget != 0) {
+        shaping.structured_limit = std::min<std::size_t>(shaping.structured_limit, budget);
+    }
+    auto executor = std::make_shared<toolkits::http_executor>(
+        *client, *credentials, read_overrides(cfg), shaping, execution, hub->tokens());
+    auto provider = std::make_unique<toolkits::catalogue_provider>(sel, *executor, cfg.results);
     service svc;
     svc.summary = summarise(*provider, *credentials, hub->tokens()->snapshot());
     svc.search_texts = discovery::search_entries(*provider);

@@ -82,6 +82,12 @@ std::vector<std::string> stdio_arguments(config const& cfg)
     if (up.max_response_bytes != defaults.upstream.max_response_bytes) {
         add("--max-response-bytes", std::to_string(up.max_response_bytes));
     }
+    if (cfg.results.max_result_tokens != defaults.results.max_result_tokens) {
+        add("--max-result-tokens", std::to_string(cfg.results.max_result_tokens));
+    }
+    if (cfg.results.max_result_tokens_cap != defaults.results.max_result_tokens_cap) {
+        add("--max-result-tokens-cap", std::to_string(cfg.results.max_result_tokens_cap));
+    }
     return args;
 }
 
@@ -134,6 +140,7 @@ void add_all_options(CLI::App& app, config& c)
     add_catalogue_options(app, c.catalogue);
     mcp::add_view_options(app, c.views);
     add_upstream_options(app, c.upstream);
+    toolkits::add_result_options(app, c.results);
     credentials::add_options(app, c.credentials);
     credentials::add_options(app, c.sign_in);
     state::add_store_options(app, c.store);

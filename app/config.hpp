@@ -16,6 +16,7 @@
 #include "mcp/tool_views.hpp"
 #include "ops/ops_options.hpp"
 #include "state/store_options.hpp"
+#include "toolkits/result_options.hpp"
 
 #include <optional>
 #include <string>
@@ -48,6 +49,7 @@ struct config {
     catalogue_options catalogue; ///< served toolkits and tools
     mcp::view_settings views; ///< tool mode, names, pages, pins, read-only
     upstream_options upstream; ///< base URLs, CA, time-outs
+    toolkits::result_options results; ///< the token budget of every result
     /// Platform credentials (credentials/credential_hub.hpp); `allow_insecure` is
     /// `upstream.allow_insecure`, set where the hub is built.
     credentials::credential_settings credentials;

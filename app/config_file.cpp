@@ -189,6 +189,9 @@ bool is_secret_option(std::string_view name)
         || std::find(path_words.begin(), path_words.end(), words.back()) != path_words.end()) {
         return false; // a path to a secret is not the secret
     }
+    if (words.front() == "max" || words.front() == "min") {
+        return false; // a limit counted in tokens (--max-result-tokens) is not a token
+    }
     return std::any_of(words.begin(), words.end(), [](std::string_view w) {
         return std::find(secret_words.begin(), secret_words.end(), w) != secret_words.end();
     });

@@ -29,7 +29,8 @@ protocol::server_identity server_identity_of()
 }
 
 served_protocol::served_protocol(config const& cfg, service& svc)
-    : mcp::protocol_stack(*svc.provider, texts_of(svc), settings_of(cfg, svc), server_identity_of())
+    : mcp::protocol_stack(
+        *svc.provider, texts_of(svc), settings_of(cfg, svc), server_identity_of(), cfg.results)
 {
 }
 

@@ -1,6 +1,7 @@
 // bench_platform: the benchmark's fake platform. An HTTPS (keep-alive) server on 127.0.0.1 that
-// answers any method and path with one small canned JSON body, recording nothing, so that it is
-// not the bottleneck. Prints `port=<n>` on stdout once listening; exits on stdin EOF or SIGTERM.
+// answers any method and path with one small canned JSON body (or, under --big-prefix, the
+// large one of --big-body-file), recording nothing, so that it is not the bottleneck. Prints
+// `port=<n>` on stdout once listening; exits on stdin EOF or SIGTERM.
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/executor_work_guard.hpp>
@@ -21,7 +22,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <unistd.h>
@@ -41,8 +44,22 @@ struct settings {
     std::string cert_file;
     std::string key_file;
     std::string body = R"({"ok":true,"id":"bench-1","items":[1,2,3]})";
+    std::string big_body_file; ///< served for targets under big_prefix (the results scenario)
+    std::string big_prefix = "/big/";
     int threads = 1;
     bool tls = true;
+};
+
+/// The canned answers, written once; shared read-only by every connection.
+struct responses {
+    std::string small;
+    std::string big;
+    std::string big_prefix;
+
+    std::string const& for_target(std::string_view target) const
+    {
+        return !big.empty() && target.starts_with(big_prefix) ? big : small;
+    }
 };
 
 std::string canned_response(std::string const& body)
@@ -53,7 +70,7 @@ std::string canned_response(std::string const& body)
 
 // One keep-alive connection: read a request (headers and body), write the canned answer.
 template <class Stream>
-asio::awaitable<void> serve_requests(Stream& stream, std::string const& response)
+asio::awaitable<void> serve_requests(Stream& stream, responses const& answers)
 {
     beast::flat_buffer buffer;
     for (;;) {
@@ -63,6 +80,7 @@ asio::awaitable<void> serve_requests(Stream& stream, std::string const& response
         if (ec) {
             co_return;
         }
+        auto const& response = answers.for_target(parser.get().target());
         auto [wec, w] = co_await asio::async_write(stream, asio::buffer(response), use_tuple);
         if (wec || !parser.get().keep_alive()) {
             co_return;
@@ -70,9 +88,8 @@ asio::awaitable<void> serve_requests(Stream& stream, std::string const& response
     }
 }
 
-// Takes the socket by value: the coroutine owns it. `context` and `response` live in main().
-asio::awaitable<void> serve_tls(
-    tcp::socket socket, ssl::context& context, std::string const& response)
+// Takes the socket by value: the coroutine owns it. `context` and `answers` live in main().
+asio::awaitable<void> serve_tls(tcp::socket socket, ssl::context& context, responses const& answers)
 {
     socket.set_option(tcp::no_delay(true));
     ssl::stream<tcp::socket> stream(std::move(socket), context);
@@ -80,14 +97,14 @@ asio::awaitable<void> serve_tls(
     if (ec) {
         co_return;
     }
-    co_await serve_requests(stream, response);
+    co_await serve_requests(stream, answers);
     co_await stream.async_shutdown(use_tuple);
 }
 
-asio::awaitable<void> serve_plain(tcp::socket socket, std::string const& response)
+asio::awaitable<void> serve_plain(tcp::socket socket, responses const& answers)
 {
     socket.set_option(tcp::no_delay(true));
-    co_await serve_requests(socket, response);
+    co_await serve_requests(socket, answers);
 }
 
 void report(std::exception_ptr e)
@@ -103,7 +120,7 @@ void report(std::exception_ptr e)
 
 // Accepts on `acceptor`, spreading connections over the io_contexts round-robin.
 asio::awaitable<void> accept_loop(tcp::acceptor& acceptor, std::vector<asio::io_context*> pool,
-    ssl::context& context, std::string const& response, bool tls)
+    ssl::context& context, responses const& answers, bool tls)
 {
     for (std::size_t next = 0;; ++next) {
         auto& target = *pool[next % pool.size()];
@@ -112,9 +129,9 @@ asio::awaitable<void> accept_loop(tcp::acceptor& acceptor, std::vector<asio::io_
             co_return;
         }
         if (tls) {
-            asio::co_spawn(target, serve_tls(std::move(socket), context, response), report);
+            asio::co_spawn(target, serve_tls(std::move(socket), context, answers), report);
         } else {
-            asio::co_spawn(target, serve_plain(std::move(socket), response), report);
+            asio::co_spawn(target, serve_plain(std::move(socket), answers), report);
         }
     }
 }
@@ -142,6 +159,10 @@ bool parse(int argc, char** argv, settings& out)
             out.key_file = argv[++i];
         } else if (arg == "--body" && has_value) {
             out.body = argv[++i];
+        } else if (arg == "--big-body-file" && has_value) {
+            out.big_body_file = argv[++i];
+        } else if (arg == "--big-prefix" && has_value) {
+            out.big_prefix = argv[++i];
         } else if (arg == "--threads" && has_value) {
             out.threads = std::max(1, std::atoi(argv[++i]));
         } else if (arg == "--plain") {
@@ -160,11 +181,19 @@ int main(int argc, char** argv)
     settings config;
     if (!parse(argc, argv, config)) {
         std::fputs("usage: bench_platform --cert PEM --key PEM [--body JSON] [--threads N] "
-                   "[--plain]\n",
+                   "[--plain] [--big-body-file FILE [--big-prefix /big/]]\n",
             stderr);
         return 2;
     }
-    std::string const response = canned_response(config.body);
+    responses answers;
+    answers.small = canned_response(config.body);
+    answers.big_prefix = config.big_prefix;
+    if (!config.big_body_file.empty()) {
+        std::ifstream in(config.big_body_file, std::ios::binary);
+        std::stringstream body;
+        body << in.rdbuf();
+        answers.big = canned_response(body.str());
+    }
     ssl::context context(ssl::context::tls_server);
     if (config.tls) {
         context.use_certificate_chain_file(config.cert_file);
@@ -196,7 +225,7 @@ int main(int argc, char** argv)
             stop_all();
         }
     });
-    asio::co_spawn(main_io, accept_loop(acceptor, pool, context, response, config.tls), report);
+    asio::co_spawn(main_io, accept_loop(acceptor, pool, context, answers, config.tls), report);
 
     std::vector<std::thread> threads;
     for (std::size_t i = 1; i < pool.size(); ++i) {

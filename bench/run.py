@@ -33,6 +33,11 @@ MODERN = "2026-07-28"
 TOOL = "CoreEngineApi_AuthorizeWorker"
 ARGS = {"worker_id": "w-1"}
 DIRECT_PATH = "/v1/workers/w-1/authorize"  # what the tool above sends
+# The results scenario: a folder listing of about 1 MB, which the server cuts to its budget.
+# The platform answers it under BIG_PREFIX, where StoreApi's base URL points.
+BIG_TOOL = "StoreApi_RetrieveFolderItems"
+BIG_ARGS = {"folder_identifier": "0"}
+BIG_PREFIX = "/big/"
 TOOLKITS = ["StoreApi", "CoreEngineApi", "SearchApi", "LedgerApi", "DeskApi", "KanbanApi",
             "VectorDbApi", "DeployApi"]
 SECRETS = ["STORE_ACCESS_TOKEN", "ENGINE_API_KEY", "SEARCH_API_KEY", "LEDGER_ACCESS_TOKEN",
@@ -167,6 +172,37 @@ def answer_of(headers, data):
     return json.loads(data)
 
 
+def folder_listing(count=1700):
+    """A storage platform's folder listing (its public documentation's shape, our own data) of
+    about 600 bytes an item: `count` items make about 1 MB."""
+    entries = [{
+        "type": "file", "id": str(120000000 + i), "etag": "1", "sha1": f"{i:040x}",
+        "name": f"Quarterly report {i:04d} (final, reviewed).pdf", "size": 1024 * (i % 900 + 17),
+        "sequence_id": "1", "file_version": {"type": "file_version", "id": str(900000000 + i),
+                                             "sha1": f"{i * 7:040x}"},
+        "created_at": "2026-03-%02dT10:%02d:00-07:00" % (i % 28 + 1, i % 60),
+        "modified_at": "2026-04-%02dT11:%02d:00-07:00" % (i % 28 + 1, i % 60),
+        "path_collection": {"total_count": 2, "entries": [
+            {"type": "folder", "id": "0", "name": "All Files"},
+            {"type": "folder", "id": "118000000", "name": "Finance"}]},
+        "created_by": {"type": "user", "id": "33000001", "name": "Ana Ortega",
+                       "login": "ana@example.com"},
+        "item_status": "active"} for i in range(count)]
+    return json.dumps({"total_count": count, "entries": entries, "offset": 0, "limit": count,
+                       "order": [{"by": "type", "direction": "ASC"}]}, separators=(",", ":"))
+
+
+def call_big_once(port, sid):
+    """The results scenario's call must come back cut to the budget, with its note."""
+    status, _, data = post(port, {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                                  "params": {"name": BIG_TOOL, "arguments": BIG_ARGS}},
+                           {"MCP-Protocol-Version": LEGACY, "Mcp-Session-Id": sid})
+    result = json.loads(data).get("result", {})
+    if status != 200 or "io.toolgate/truncated" not in result.get("_meta", {}) or \
+            sum(len(c["text"]) for c in result["content"]) > 8000 * 4:
+        raise BenchError(f"the 1 MB call on {port} did not come back cut: {data[:300]!r}")
+
+
 def call_once(port, era, sid=None):
     """One tools/call that must reach the platform and come back with its body; returns the
     answer's content type (JSON or an event stream)."""
@@ -213,11 +249,13 @@ def list_all(port, era, sid=None):
 
 # ---------------------------------------------------------------- wrk
 
-def run_wrk(url, kind, era, sid, conns, duration, server_pid=None, accept_encoding=None):
+def run_wrk(url, kind, era, sid, conns, duration, server_pid=None, accept_encoding=None,
+            tool=TOOL, args=None):
     argv = pinned(LOADGEN_CPU, ["wrk", "-t1", f"-c{conns}", f"-d{duration}s", "--timeout", "10s",
                                 "-s", os.path.join(HERE, "wrk", "mcp.lua"), url, "--",
                                 kind, era, sid or ""])
-    env = dict(os.environ, BENCH_TOOL=TOOL, BENCH_ARGS=json.dumps(ARGS, separators=(",", ":")))
+    env = dict(os.environ, BENCH_TOOL=tool,
+               BENCH_ARGS=json.dumps(ARGS if args is None else args, separators=(",", ":")))
     if accept_encoding:
         env["BENCH_ACCEPT_ENCODING"] = accept_encoding
     cpu0 = proc_cpu_seconds(server_pid) if server_pid else 0.0
@@ -423,19 +461,28 @@ def main():
                                          "tool": TOOL, "smoke": o.smoke}}
     try:
         ca, cert, key = make_pki(tmp)
-        plat = Process("platform", pinned(LOADGEN_CPU, [platform_bin, "--cert", cert, "--key", key]))
+        big_body = os.path.join(tmp, "folder.json")
+        with open(big_body, "w") as f:
+            f.write(folder_listing())
+        res["big_answer_bytes"] = os.path.getsize(big_body)
+        plat = Process("platform", pinned(LOADGEN_CPU, [platform_bin, "--cert", cert, "--key", key,
+                                                        "--big-body-file", big_body,
+                                                        "--big-prefix", BIG_PREFIX]))
         procs.append(plat)
         pport = int(plat.proc.stdout.readline().decode().strip().split("=")[1])
         base = f"https://127.0.0.1:{pport}"
         env = dict(os.environ, **{s: "bench-secret" for s in SECRETS})
         env["VECTORDB_SERVER_URL"] = base
         # --tool-mode full: the benchmark compares full listings with the SDK server's.
-        tg_flags = [f"--base-url={t}={base}" for t in TOOLKITS] + ["--ca-file", ca,
+        def base_of(t):
+            return base + BIG_PREFIX.rstrip("/") if t == "StoreApi" else base
+
+        tg_flags = [f"--base-url={t}={base_of(t)}" for t in TOOLKITS] + ["--ca-file", ca,
                                                                   "--log-level", "warn",
                                                                   "--tool-mode", "full"]
         ts_flags = ["--catalogue", os.path.join(ROOT, "toolkits"), "--ca-file", ca]
         for t in TOOLKITS:
-            ts_flags += ["--base-url", f"{t}={base}"]
+            ts_flags += ["--base-url", f"{t}={base_of(t)}"]
 
         servers = {}
 
@@ -477,6 +524,7 @@ def main():
                                    "ts": {"pages": ts_pages, "bytes": ts_bytes}}
         call_once(tg["port"], "legacy", tg["sid"])
         call_once(tg["port"], "modern")
+        call_big_once(tg["port"], tg["sid"])
         call_once(ts["port"], "legacy", ts["sid"])
         call_once(tss["port"], "stateless")
         if not call_once(tss_sse["port"], "stateless").startswith("text/event-stream"):
@@ -534,6 +582,11 @@ def main():
                 lambda: record("ts_list_c4", run_wrk(
                     url(ts), "list", "legacy", ts["sid"], 4, duration, ts["proc"].pid)),
             ])
+            # A 1 MB answer cut to the default budget (toolgate only: the SDK server has no
+            # budget); one connection, so the CPU per call is the step's own.
+            record("toolgate_call_1mb_c1", run_wrk(
+                url(tg), "call", "legacy", tg["sid"], 1, duration, tg["proc"].pid,
+                tool=BIG_TOOL, args=BIG_ARGS))
             # What Node's fetch and Python's httpx send by default: the servers may compress.
             alternate(rnd, [
                 lambda: record("toolgate_list_gzip_c4", run_wrk(
@@ -634,6 +687,10 @@ def render(res, concurrencies):
             f"{b['server_cpu_us_per_req']:.0f} us",
             f"{b['server_cpu_us_per_req'] / max(a['server_cpu_us_per_req'], 0.1):.1f}x",
             f"platform {d['server_cpu_us_per_req']:.0f} us")
+    big = h["toolgate_call_1mb_c1"]
+    row("server CPU per call, 1 MB answer cut", fmt_ms(big["server_cpu_us_per_req"]), "-", "",
+        f"{res['big_answer_bytes']:,} bytes cut to 8,000 tokens; {fmt_rps(big['rps'])} rps at c=1",
+        "<=5 ms", big["server_cpu_us_per_req"] <= 5000)
     a, b = h["toolgate_list_c4"], h["ts_list_c4"]
     shape = res["tools_list_shape"]
     ratio = a["rps"] / b["rps"]
@@ -720,7 +777,8 @@ def check_smoke(res, table, concurrencies):
     for c in concurrencies:
         for k in (f"toolgate_call_c{c}", f"ts_call_c{c}", f"direct_c{c}"):
             checks.append((f"{k} ran", res["http"][k]["requests"] > 0))
-    for k in ("toolgate_list_c4", "ts_list_c4", "toolgate_list_gzip_c4", "ts_list_gzip_c4",
+    for k in ("toolgate_call_1mb_c1", "toolgate_list_c4", "ts_list_c4", "toolgate_list_gzip_c4",
+              "ts_list_gzip_c4",
               "toolgate_modern_c16", "ts_stateless_c16", "ts_stateless_sse_c16",
               "ts_sessions_c16"):
         checks.append((f"{k} ran", res["http"][k]["requests"] > 0))

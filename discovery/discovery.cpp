@@ -6,6 +6,9 @@
 #include "protocol/suggest.hpp"
 #include "protocol/text.hpp"
 #include "protocol/tool_pages.hpp"
+#include "toolkits/reserved_arguments.hpp"
+#include "toolkits/result_limits.hpp"
+#include "toolkits/tool_error.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -20,6 +23,9 @@ namespace {
 namespace json = boost::json;
 using protocol::call_result;
 using protocol::tool_descriptor;
+using toolkits::limit_result;
+using toolkits::reserved_argument;
+using toolkits::reserved_arguments;
 
 constexpr std::size_t default_limit = 10;
 constexpr std::size_t max_limit = 50;
@@ -81,6 +87,14 @@ std::vector<tool_descriptor> meta_tools()
                          "description":"The tool's arguments, as its inputSchema (toolgate_describe_tools) describes them."}},
             "required":["name"],"additionalProperties":false})",
         false));
+    // The reserved arguments of every tool, without their underscore.
+    auto& call_tool = out.back();
+    auto schema = json::parse(call_tool.input_schema);
+    auto& properties = schema.as_object()["properties"].as_object();
+    for (auto const& reserved : reserved_arguments) {
+        properties[reserved.call_tool_name] = json::parse(reserved.schema);
+    }
+    call_tool.input_schema = json::serialize(schema);
     return out;
 }
 
@@ -91,6 +105,52 @@ std::string sign_in_note(std::string_view toolkit)
                        "asks them to, through a link their client shows; once they have, the "
                        "call can go through.",
         toolkit);
+}
+
+reserved_argument const* reserved_for_call_tool(std::string_view name)
+{
+    for (auto const& reserved : reserved_arguments) {
+        if (reserved.call_tool_name == name) {
+            return &reserved;
+        }
+    }
+    return nullptr;
+}
+
+/// toolgate_call_tool's arguments checked (`name` present, nothing unknown) and the called
+/// tool's own: `arguments` (an object, or JSON text of one), with `fields` and `max_tokens` as
+/// its `_fields` and `_max_tokens` (they win over the same given inside `arguments`).
+toolkits::tool_result<json::object> call_tool_arguments(json::object const& arguments)
+{
+    for (auto const& [key, value] : arguments) {
+        if (key != "name" && key != "arguments" && reserved_for_call_tool(key) == nullptr) {
+            return toolkits::refuse(fmt::format(
+                "unknown argument `{}`: toolgate_call_tool takes `name`, `arguments`, `fields` "
+                "and `max_tokens`",
+                protocol::clipped(key)));
+        }
+    }
+    auto const* name = arguments.if_contains("name");
+    if (!name || !name->is_string() || name->get_string().empty()) {
+        return toolkits::refuse("argument `name`: the tool to call is required");
+    }
+    json::object inner;
+    if (auto const* a = arguments.if_contains("arguments"); a && !a->is_null()) {
+        boost::system::error_code ec;
+        // Some models send the arguments as JSON text; take it when it is an object.
+        auto parsed = a->is_string() ? json::parse(a->get_string(), ec) : *a;
+        if (ec || !parsed.is_object()) {
+            return toolkits::refuse(
+                "argument `arguments`: expected an object with the tool's arguments");
+        }
+        inner = std::move(parsed.get_object());
+    }
+    for (auto const& [key, value] : arguments) {
+        if (auto const* reserved = reserved_for_call_tool(key)) {
+            inner[reserved->name] = value;
+        }
+    }
+    return inner;
 }
 
 std::string toolkit_of(tool_descriptor const& tool)
@@ -301,12 +361,15 @@ std::vector<search_entry> search_entries(std::span<const tool_descriptor> tools)
     return out;
 }
 
-discovery_provider::discovery_provider(tool_provider& inner, std::vector<search_entry> entries)
+discovery_provider::discovery_provider(
+    tool_provider& inner, std::vector<search_entry> entries, toolkits::result_options results)
     : inner_(inner)
     , inner_count_(inner.tools().size())
-    , index_(std::async(std::launch::async, [texts = std::move(entries)]() {
-        return std::make_shared<search_index const>(texts);
-    }).share())
+    , index_(std::async(std::launch::async,
+          [texts = std::move(entries)]() {
+              return std::make_shared<search_index const>(texts);
+          }).share())
+    , results_(results)
 {
     tools_.assign(inner.tools().begin(), inner.tools().end());
     for (auto& meta : meta_tools()) {
@@ -466,40 +529,16 @@ boost::asio::awaitable<call_result> discovery_provider::call(
         co_return co_await inner_.call(inner_.tools()[position], std::move(arguments), context);
     }
     if (tool.name == search_tools_name) {
-        co_return search_tools(arguments, context);
+        co_return limit_result(search_tools(arguments, context), results_, {});
     }
     if (tool.name == describe_tools_name) {
-        co_return describe_tools(arguments, context);
+        co_return limit_result(describe_tools(arguments, context), results_, {});
     }
     // toolgate_call_tool
-    for (auto const& [key, value] : arguments) {
-        if (key != "name" && key != "arguments") {
-            co_return call_result::error(fmt::format(
-                "unknown argument `{}`: toolgate_call_tool takes `name` and `arguments`",
-                protocol::clipped(key)));
-        }
-    }
     auto const* name = arguments.if_contains("name");
-    if (!name || !name->is_string() || name->get_string().empty()) {
-        co_return call_result::error("argument `name`: the tool to call is required");
-    }
-    json::object inner_arguments;
-    if (auto const* a = arguments.if_contains("arguments"); a && !a->is_null()) {
-        if (a->is_object()) {
-            inner_arguments = a->get_object();
-        } else if (a->is_string()) {
-            // Some models send the arguments as JSON text; take it when it is an object.
-            boost::system::error_code ec;
-            auto parsed = json::parse(a->get_string(), ec);
-            if (ec || !parsed.is_object()) {
-                co_return call_result::error(
-                    "argument `arguments`: expected an object with the tool's arguments");
-            }
-            inner_arguments = std::move(parsed.get_object());
-        } else {
-            co_return call_result::error(
-                "argument `arguments`: expected an object with the tool's arguments");
-        }
+    auto inner_arguments = call_tool_arguments(arguments);
+    if (!inner_arguments) {
+        co_return call_result::error(std::move(inner_arguments.error().message));
     }
     auto const* target = find(name->get_string());
     auto const target_position
@@ -532,7 +571,7 @@ boost::asio::awaitable<call_result> discovery_provider::call(
         co_return call_result::error(std::move(message));
     }
     co_return co_await inner_.call(
-        inner_.tools()[target_position], std::move(inner_arguments), context);
+        inner_.tools()[target_position], std::move(*inner_arguments), context);
 }
 
 } // namespace toolgate::discovery

@@ -7,6 +7,7 @@
 
 #include "discovery/search_index.hpp"
 #include "toolkits/catalogue_provider.hpp"
+#include "toolkits/result_options.hpp"
 #include "toolkits/tool_provider.hpp"
 
 #include <future>
@@ -36,8 +37,10 @@ std::vector<search_entry> search_entries(std::span<const protocol::tool_descript
 /// to `inner` unchanged; the meta-tools are answered here, within the request's view.
 class discovery_provider final : public tool_provider {
 public:
-    /// `inner` must outlive this provider; `entries` describe inner.tools() in order.
-    discovery_provider(tool_provider& inner, std::vector<search_entry> entries);
+    /// `inner` must outlive this provider; `entries` describe inner.tools() in order. `results`:
+    /// the budget of the search and describe answers (calls to inner tools get inner's).
+    discovery_provider(tool_provider& inner, std::vector<search_entry> entries,
+        toolkits::result_options results = {});
 
     std::span<const protocol::tool_descriptor> tools() const override { return tools_; }
 
@@ -70,6 +73,7 @@ private:
     /// so the first listing does not wait for it; the first search does, if it comes that soon.
     std::shared_future<std::shared_ptr<search_index const>> index_;
     std::vector<std::string> toolkits_; ///< served toolkit names (the search filter's values)
+    toolkits::result_options results_;
 };
 
 } // namespace toolgate::discovery

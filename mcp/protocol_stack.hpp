@@ -16,9 +16,10 @@ namespace toolgate::mcp {
 class protocol_stack {
 public:
     /// `provider` must outlive this object; `texts` describe its tools, in order, for the
-    /// search meta-tool.
+    /// search meta-tool; `results` is the budget of the meta-tools' own answers.
     protocol_stack(toolkits::tool_provider& provider, std::vector<discovery::search_entry> texts,
-        view_settings settings, protocol::server_identity const& identity);
+        view_settings settings, protocol::server_identity const& identity,
+        toolkits::result_options results = {});
 
     /// What the router calls: the served tools and the meta-tools.
     discovery::discovery_provider& provider() { return discovery_; }

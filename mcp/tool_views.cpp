@@ -88,7 +88,12 @@ std::string instructions_for(std::vector<std::string> const& kits, std::size_t s
            "tools take, and each tool's description says where its ids come from. A tool with "
            "a `mode` argument takes its request body in two steps: mode get_request_schema "
            "returns the body's JSON Schema, then mode execute sends `request_body` (JSON text). "
-           "Results are the platform's own JSON; errors say what to change.";
+           "Results are the platform's own JSON; errors say what to change. A result too long "
+           "for its token budget is cut, keeping its JSON shape, and a note after it gives the "
+           "exact arguments of the call that continues; every tool takes `_fields` (paths such "
+           "as `entries[].id` or `[].name`, keeping only those parts) and `_max_tokens` (a "
+           "larger budget for one call)";
+    out += discovery ? ", which toolgate_call_tool takes as `fields` and `max_tokens`." : ".";
     if (read_only) {
         out += " This connection is read-only: only tools that read are available.";
     }

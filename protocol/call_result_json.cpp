@@ -57,6 +57,9 @@ json::object to_json(call_result const& result, std::string_view version)
     if (result.is_error) {
         out["isError"] = true;
     }
+    if (result.meta && !result.meta->empty()) {
+        out["_meta"] = *result.meta;
+    }
     return out;
 }
 

@@ -44,6 +44,12 @@ struct content_block {
 struct call_result {
     std::vector<content_block> content;
     std::optional<boost::json::value> structured;
+    /// `content[0]` is the platform's JSON answer as text: compact with its parsed value in
+    /// `structured`, or, when too large to be parsed when shaped, as it came (the budget step
+    /// cuts it from there, or minifies it when it passes whole).
+    bool json_answer = false;
+    /// The result's `_meta` (e.g. `io.toolgate/truncated` when the answer was cut to its budget).
+    std::optional<boost::json::object> meta;
     bool is_error = false;
     /// The platform's HTTP status for this call's request (0: none was sent or none came
     /// back), for logs.

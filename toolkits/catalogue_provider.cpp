@@ -1,14 +1,18 @@
 // catalogue_provider: descriptors built once at start-up; per call, validate then execute.
 #include "toolkits/catalogue_provider.hpp"
 
+#include "toolkits/call_options.hpp"
 #include "toolkits/call_reporter.hpp"
+#include "toolkits/result_limits.hpp"
 #include "toolkits/validate.hpp"
 
 namespace toolgate::toolkits {
 
-catalogue_provider::catalogue_provider(selection const& sel, tool_executor& executor)
+catalogue_provider::catalogue_provider(
+    selection const& sel, tool_executor& executor, result_options results)
     : refs_(sel.tools())
     , executor_(executor)
+    , results_(results)
 {
     descriptors_.reserve(refs_.size());
     for (auto const& ref : refs_) {
@@ -65,13 +69,27 @@ boost::asio::awaitable<protocol::call_result> catalogue_provider::call(
     if (!ref) {
         co_return protocol::call_result::error("tool `" + tool.name + "` is not served");
     }
+    // The reserved arguments are toolgate's: out before validation, so none reaches a platform.
+    auto options = take_call_options(arguments);
+    if (!options) {
+        report_refusal(context, *ref->toolkit, *ref->tool, options.error().message);
+        co_return protocol::call_result::error(std::move(options.error().message));
+    }
     if (auto valid = validate_arguments(*ref->toolkit, *ref->tool, arguments); !valid) {
         auto problem = valid.error().message;
         report_refusal(context, *ref->toolkit, *ref->tool, problem);
         co_return protocol::call_result::error(std::move(problem));
     }
     normalise_integers(*ref->tool, arguments);
-    co_return co_await executor_.execute(*ref->toolkit, *ref->tool, std::move(arguments), context);
+    // A list tool's arguments are kept for the call a cut answer's note proposes.
+    boost::json::object kept;
+    if (ref->tool->paging != nullptr) {
+        kept = arguments;
+    }
+    auto result
+        = co_await executor_.execute(*ref->toolkit, *ref->tool, std::move(arguments), context);
+    co_return limit_result(
+        std::move(result), results_, { ref->toolkit, ref->tool, &kept, &*options });
 }
 
 } // namespace toolgate::toolkits

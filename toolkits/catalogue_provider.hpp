@@ -4,6 +4,7 @@
 
 #include "toolkits/catalogue.hpp"
 #include "toolkits/executor.hpp"
+#include "toolkits/result_options.hpp"
 #include "toolkits/selection.hpp"
 #include "toolkits/tool_provider.hpp"
 
@@ -17,13 +18,15 @@ namespace toolgate::toolkits {
 class catalogue_provider final : public tool_provider {
 public:
     /// Builds every descriptor once (wire name `Toolkit_Tool`, dotted name, title,
-    /// description, input schema, hints). `executor` must outlive the provider.
-    catalogue_provider(selection const& sel, tool_executor& executor);
+    /// description, input schema, hints). `executor` must outlive the provider. `results`:
+    /// the answers' budget (toolkits/result_limits.hpp).
+    catalogue_provider(selection const& sel, tool_executor& executor, result_options results = {});
 
     std::span<const protocol::tool_descriptor> tools() const override;
 
-    /// Validates `arguments`; on a problem returns an error result naming the argument and
-    /// nothing reaches the executor. Otherwise returns what the executor returns.
+    /// Takes out and checks the reserved arguments (`_fields`, `_max_tokens`), then validates
+    /// the rest; on a problem returns an error result naming the argument and nothing reaches
+    /// the executor. Otherwise returns what the executor returns, fitted to the call's budget.
     boost::asio::awaitable<protocol::call_result> call(protocol::tool_descriptor const& tool,
         boost::json::object arguments, call_context& context) override;
 
@@ -38,6 +41,7 @@ private:
     std::vector<tool_ref> refs_; ///< parallel to descriptors_
     std::unordered_map<std::string_view, std::size_t> by_name_; ///< both spellings
     tool_executor& executor_;
+    result_options results_;
 };
 
 } // namespace toolgate::toolkits

@@ -5,6 +5,7 @@
 
 #include "common/ascii.hpp"
 #include "common/base64.hpp"
+#include "common/json_scan.hpp"
 #include "common/masking.hpp"
 #include "toolkits/request_body.hpp"
 
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 
 namespace toolgate::toolkits {
 namespace {
@@ -62,33 +64,6 @@ bool is_valid_utf8(std::string_view text)
         i += length;
     }
     return true;
-}
-
-std::string minify_json(std::string_view json_text)
-{
-    std::string out;
-    out.reserve(json_text.size());
-    bool in_string = false;
-    bool escaped = false;
-    for (char c : json_text) {
-        if (in_string) {
-            out += c;
-            if (escaped) {
-                escaped = false;
-            } else if (c == '\\') {
-                escaped = true;
-            } else if (c == '"') {
-                in_string = false;
-            }
-            continue;
-        }
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-            continue;
-        }
-        in_string = c == '"';
-        out += c;
-    }
-    return out;
 }
 
 using protocol::call_result;
@@ -206,7 +181,7 @@ std::string quoted_body(
     }
     boost::system::error_code ec;
     (void)boost::json::parse(response.body, ec);
-    auto text = redact(ec ? response.body : minify_json(response.body), sent.redactions);
+    auto text = redact(ec ? response.body : common::minify_json(response.body), sent.redactions);
     if (text.size() <= limit) {
         return "\nThe platform said: " + text;
     }
@@ -398,8 +373,9 @@ call_result json_result(std::string_view body, json::value value)
 {
     // The original text, minified, keeps the platform's number spellings (a re-serialised
     // value would turn 1.5 into 1.5E0).
-    auto result = call_result::text(minify_json(body));
+    auto result = call_result::text(common::minify_json(body));
     result.structured = std::move(value);
+    result.json_answer = true;
     return result;
 }
 
@@ -440,7 +416,11 @@ call_result success_result(toolkit_spec const& toolkit, tool_spec const& tool,
     }
     bool const maybe_json = is_json_type(type) || type.empty();
     if (maybe_json && response.body.size() > options.structured_limit && is_json_type(type)) {
-        return call_result::text(minify_json(response.body));
+        // Neither parsed nor minified here: the next step (toolkits/result_limits.hpp) cuts a
+        // large answer from its text as it came, and minifies it only when it passes whole.
+        auto result = call_result::text(response.body);
+        result.json_answer = true;
+        return result;
     }
     if (maybe_json) {
         if (auto value = parse_json(response.body)) {

@@ -18,9 +18,10 @@ struct shaping_options {
     /// How much of a platform's error body an error result quotes (bytes, cut on a UTF-8
     /// character boundary; the result says when it was cut).
     std::size_t error_body_limit = 2048;
-    /// Answers larger than this (bytes) are returned as text only, without a parsed
-    /// `structured` value: parsing multiplies an answer's memory many times over, and no
-    /// model reads a structure that large (security review 9).
+    /// Answers larger than this (bytes) are returned as text only, as they came, without a
+    /// parsed `structured` value: parsing multiplies an answer's memory many times over, and
+    /// no model reads a structure that large (security review 9). The budget step
+    /// (result_limits.hpp) cuts them, or minifies them when they pass whole.
     std::size_t structured_limit = 1024 * 1024;
 };
 

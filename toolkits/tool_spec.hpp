@@ -72,6 +72,32 @@ struct http_binding {
         body_content_type; ///< "" when no body; application/json, multipart/form-data, ...
 };
 
+/// How a list tool pages (toolkits/paging.hpp computes the call after a cut answer).
+enum class paging_kind : std::uint8_t {
+    offset, ///< `param` = the first element's position
+    page, ///< `param` = the page number, counted from `first`
+    cursor, ///< `param` = an opaque cursor; the answer's `answer` path holds the next one
+    key, ///< `param` = a field (`answer`) of the last element seen: before/after/until/since
+};
+
+struct paging_style {
+    paging_kind kind = paging_kind::offset;
+    std::string_view param; ///< the argument that moves through the list (model's name)
+    std::string_view answer; ///< cursor: path of the next cursor; key: the element's field
+    std::string_view with_param; ///< an argument this style needs, e.g. `usemarker`
+    std::string_view with_value; ///< its value, as JSON text
+    std::int64_t first = 1; ///< page: the number of the first page
+};
+
+struct paging_spec {
+    std::string_view items; ///< path of the element list in the answer; "" : the answer itself
+    std::string_view total; ///< path of the total count in the answer; "" : none
+    std::string_view size_param; ///< the page-size argument; "" : the platform's size is fixed
+    std::uint32_t default_size = 0; ///< elements a page holds when none is asked for (0: unknown)
+    std::uint32_t max_size = 0; ///< the largest size the platform takes (0: unknown)
+    std::span<const paging_style> styles {}; ///< the first is used when a call names none
+};
+
 struct tool_spec {
     std::string_view name; ///< `ToolName` (without the toolkit)
     std::string_view title;
@@ -86,6 +112,7 @@ struct tool_spec {
     bool destructive = false;
     bool idempotent = false;
     std::span<const std::string_view> secrets {}; ///< environment variables this tool needs
+    paging_spec const* paging = nullptr; ///< list tools: how they page; else nullptr
 };
 
 /// How one secret reaches the platform.

@@ -89,6 +89,13 @@ function propertySchema(p) {
     return prop;
 }
 
+const RESERVED_ARGUMENTS = [
+    ['_fields', { type: 'array', items: { type: 'string' },
+        description: 'Only these parts of the answer, as paths: items[].id, [].name' }],
+    ['_max_tokens', { type: 'integer', minimum: 100,
+        description: "This answer's token budget; longer answers are cut with a note" }],
+];
+
 function inputSchema(tool) {
     const properties = {};
     const required = [];
@@ -96,6 +103,8 @@ function inputSchema(tool) {
         properties[p.name] = propertySchema(p);
         if (p.required) required.push(p.name);
     }
+    // toolgate's reserved arguments (toolkits/reserved_arguments.hpp), after the tool's own.
+    for (const [name, property] of RESERVED_ARGUMENTS) properties[name] = property;
     const schema = { type: 'object', properties };
     if (required.length > 0) schema.required = required;
     schema.additionalProperties = false;

@@ -364,6 +364,8 @@ TEST_CASE("secret options are recognised by name, paths to secrets are not", "[o
     CHECK_FALSE(app::is_secret_option("auth-token-file"));
     CHECK_FALSE(app::is_secret_option("oauth-authorization-server"));
     CHECK_FALSE(app::is_secret_option("max-sessions-per-principal"));
+    CHECK_FALSE(app::is_secret_option("max-result-tokens")); // a limit, counted in tokens
+    CHECK_FALSE(app::is_secret_option("max-result-tokens-cap"));
     CHECK_FALSE(app::is_secret_option("keyboard"));
 }
 
@@ -403,4 +405,28 @@ TEST_CASE("config: TOOLGATE_TOOLKITS and TOOLGATE_TOOLS select what is served", 
     auto flag_wins = parse({ "--toolkits", "DeployApi" }, code);
     REQUIRE(flag_wins);
     CHECK(flag_wins->catalogue.toolkits == std::vector<std::string> { "DeployApi" });
+}
+
+TEST_CASE("config: the result budget from the environment and the config file", "[ops][config]")
+{
+    temp_file file("max-result-tokens = 3000\nmax-result-tokens-cap = 9000\n");
+    int code = -1;
+    auto from_file = parse({ "--config", file.path.string() }, code);
+    REQUIRE(from_file);
+    CHECK(from_file->results.max_result_tokens == 3000);
+    CHECK(from_file->results.max_result_tokens_cap == 9000);
+    ::setenv("TOOLGATE_MAX_RESULT_TOKENS", "0", 1);
+    ::setenv("TOOLGATE_MAX_RESULT_TOKENS_CAP", "20000", 1);
+    auto from_env = parse({ "--config", file.path.string() }, code);
+    ::unsetenv("TOOLGATE_MAX_RESULT_TOKENS");
+    ::unsetenv("TOOLGATE_MAX_RESULT_TOKENS_CAP");
+    REQUIRE(from_env);
+    CHECK(from_env->results.max_result_tokens == 0); // environment over file; 0: no budget
+    CHECK(from_env->results.max_result_tokens_cap == 20000);
+    auto defaults = parse({}, code);
+    REQUIRE(defaults);
+    CHECK(defaults->results.max_result_tokens == 8000);
+    CHECK(defaults->results.max_result_tokens_cap == 50000);
+    CHECK_FALSE(parse({ "--max-result-tokens", "lots" }, code));
+    CHECK(code == 2);
 }

@@ -118,4 +118,15 @@ TEST_CASE(
         tool(c)["request_body_schema"] = json::object {};
         expect_failure(c, "M-tool without `mode` and `request_body` parameters");
     }
+    SECTION("a parameter named like one of toolgate's reserved arguments")
+    {
+        for (auto const* reserved : { "_fields", "_max_tokens" }) {
+            auto c = minimal();
+            auto extra = tool(c)["params"].as_array()[0];
+            extra.as_object()["name"] = reserved;
+            extra.as_object()["in"] = "query";
+            tool(c)["params"].as_array().push_back(extra);
+            expect_failure(c, std::string("parameter `") + reserved + "` takes a name toolgate");
+        }
+    }
 }

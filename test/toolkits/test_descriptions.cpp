@@ -1,7 +1,7 @@
 // The catalogue's text, checked on the compiled catalogue (issue 11 item 8): every tool,
 // parameter and body field a caller sets has text of our own within the bounds, with no
 // template phrases, no restated names and no duplicates within a toolkit; the full listing stays
-// under 1.3 MB. tools/check-descriptions applies the same rules to the source files.
+// under 1.6 MB. tools/check-descriptions applies the same rules to the source files.
 #include "protocol/tool_pages.hpp"
 #include "toolkits/catalogue.hpp"
 #include "toolkits/catalogue_provider.hpp"
@@ -212,12 +212,14 @@ public:
 };
 } // namespace
 
-TEST_CASE("the full listing of 1150 tools stays under 1.3 MB", "[toolkits][text]")
+// The bound grew from 1.3 MB with the reserved arguments every tool takes (`_fields`,
+// `_max_tokens`, later `_dry_run`: toolkits/reserved_arguments.hpp).
+TEST_CASE("the full listing of 1150 tools stays under 1.6 MB", "[toolkits][text]")
 {
     unused_executor executor;
     catalogue_provider provider(make_selection({}, {}), executor);
     protocol::tool_pages pages(provider.tools(), protocol::tool_naming::wire, 0, {});
     auto const page = pages.page("", protocol::list_variant::legacy).value();
     CHECK(provider.tools().size() == 1150);
-    CHECK(page.size() < 1'300'000);
+    CHECK(page.size() < 1'600'000);
 }

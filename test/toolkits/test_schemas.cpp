@@ -1,6 +1,7 @@
 // Every inputSchema and request-body schema is a structurally valid JSON Schema 2020-12
 // object schema, free of OpenAPI-isms and of vendor prose.
 #include "toolkits/catalogue.hpp"
+#include "toolkits/reserved_arguments.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
@@ -72,7 +73,11 @@ TEST_CASE("every inputSchema is a valid 2020-12 object schema", "[toolkits][sche
             CHECK(s.at("type") == "object");
             CHECK(s.at("additionalProperties") == false);
             auto const& props = s.at("properties").as_object();
-            CHECK(props.size() == tool.params.size());
+            // The tool's parameters, then toolgate's reserved arguments.
+            CHECK(props.size() == tool.params.size() + std::size(reserved_arguments));
+            for (auto const& reserved : reserved_arguments) {
+                CHECK(props.contains(reserved.name));
+            }
             for (auto const& [name, prop] : props) {
                 INFO("property " << name);
                 CHECK(prop.as_object().contains("type"));

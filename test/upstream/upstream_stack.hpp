@@ -149,11 +149,18 @@ public:
     protocol::call_result call(std::string_view name, boost::json::object arguments,
         std::chrono::seconds limit = std::chrono::seconds(20))
     {
-        auto const* tool = provider.find(name);
+        return call_on(provider, name, std::move(arguments), limit);
+    }
+
+    /// call() through another provider over the same executor (other result settings).
+    protocol::call_result call_on(toolkits::catalogue_provider& through, std::string_view name,
+        boost::json::object arguments, std::chrono::seconds limit = std::chrono::seconds(20))
+    {
+        auto const* tool = through.find(name);
         REQUIRE(tool != nullptr);
         std::optional<protocol::call_result> result;
         std::exception_ptr failure;
-        boost::asio::co_spawn(ioc, provider.call(*tool, std::move(arguments), context),
+        boost::asio::co_spawn(ioc, through.call(*tool, std::move(arguments), context),
             [&](std::exception_ptr e, protocol::call_result r) {
                 failure = e;
                 result = std::move(r);

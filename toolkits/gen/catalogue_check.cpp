@@ -1,6 +1,7 @@
 // Refuses catalogues that would compile into a broken server: the checks run at build time so
 // that a bad catalogue.json fails the build with `catalogue.json: Tool X: reason`.
 #include "toolkits/gen/catalogue_model.hpp"
+#include "toolkits/reserved_arguments.hpp"
 
 #include <boost/json/array.hpp>
 
@@ -61,6 +62,11 @@ void check_param(std::string_view tool, json::object const& p, bool m_tool)
 {
     auto name = get_string(p, "name", tool);
     auto where = std::string(" parameter ") + std::string(name);
+    if (toolkits::is_reserved_argument(name)) {
+        fail(tool,
+            "parameter `" + std::string(name)
+                + "` takes a name toolgate reserves for itself (toolkits/reserved_arguments.hpp)");
+    }
     auto type = get_string(p, "type", tool);
     if (!types.contains(type)) {
         fail(tool, "unknown type `" + std::string(type) + "` of" + where);
@@ -91,6 +97,71 @@ void check_param(std::string_view tool, json::object const& p, bool m_tool)
     }
     if (type == "object" && !p.contains("schema")) {
         fail(tool, "object" + where + " has no schema");
+    }
+}
+
+/// A list tool's paging descriptor: every argument it names is a query parameter of the tool,
+/// every style is known and complete, and the tool only reads (continuing a list repeats it).
+void check_paging(std::string_view name, json::object const& tool)
+{
+    auto const* pv = tool.if_contains("paging");
+    if (!pv) {
+        return;
+    }
+    if (!pv->is_object()) {
+        fail(name, "`paging` must be an object");
+    }
+    auto const& paging = pv->as_object();
+    if (paging.contains("none")) {
+        if (paging.size() != 1 || !paging.at("none").is_string()) {
+            fail(name, "`paging.none` stands alone and says why the tool does not page");
+        }
+        return;
+    }
+    std::set<std::string_view> query;
+    for (auto const& p : tool.at("params").as_array()) {
+        if (p.as_object().at("in") == "query") {
+            query.insert(p.as_object().at("name").as_string());
+        }
+    }
+    auto const known = [&](std::string_view param, std::string_view what) {
+        if (!query.contains(param)) {
+            fail(name,
+                "paging " + std::string(what) + " `" + std::string(param)
+                    + "` is not a query parameter of the tool");
+        }
+    };
+    if (!get_bool(tool.at("hints").as_object(), "read_only")) {
+        fail(name, "only tools that read may have a paging descriptor");
+    }
+    get_string(paging, "items", name);
+    if (auto const* size = paging.if_contains("size");
+        size && size->as_object().contains("param")) {
+        known(get_string(size->as_object(), "param", name), "size"); // no param: a fixed size
+    }
+    auto const* styles = paging.if_contains("styles");
+    if (!styles || !styles->is_array() || styles->as_array().empty()) {
+        fail(name, "paging without `styles`");
+    }
+    static const std::set<std::string_view> kinds { "offset", "page", "cursor", "key" };
+    for (auto const& sv : styles->as_array()) {
+        auto const& style = sv.as_object();
+        auto const kind = get_string(style, "kind", name);
+        if (!kinds.contains(kind)) {
+            fail(name, "unknown paging kind `" + std::string(kind) + "`");
+        }
+        known(get_string(style, "param", name), "argument");
+        if (kind == "cursor") {
+            get_string(style, "next", name);
+        } else if (kind == "key") {
+            get_string(style, "field", name);
+        }
+        if (auto const* with = style.if_contains("with")) {
+            if (!with->is_object() || with->as_object().size() != 1) {
+                fail(name, "paging `with` names one argument and its value");
+            }
+            known(with->as_object().begin()->key(), "argument");
+        }
     }
 }
 
@@ -147,6 +218,7 @@ void check_tool(json::object const& tool, std::set<std::string_view> const& secr
     if (m_tool && (!schema || !schema->is_object())) {
         fail(name, "M-tool without request_body_schema");
     }
+    check_paging(name, tool);
 }
 
 } // namespace

@@ -160,6 +160,52 @@ std::string emit_headers(std::ostream& os, std::string const& id, json::object c
     return id;
 }
 
+/// Emits a list tool's paging descriptor (`paging` with `styles`) and returns its id, or "".
+std::string emit_paging(std::ostream& os, std::string const& id, json::object const& tool)
+{
+    auto const* paging = tool.if_contains("paging");
+    if (!paging || !paging->as_object().contains("styles")) {
+        return "";
+    }
+    auto const& p = paging->as_object();
+    os << "constexpr paging_style " << id << "_ps[] = {\n";
+    for (auto const& sv : p.at("styles").as_array()) {
+        auto const& style = sv.as_object();
+        auto const kind = get_string(style, "kind", "paging");
+        auto const* with = style.if_contains("with");
+        std::string with_param, with_value;
+        if (with && with->is_object() && !with->as_object().empty()) {
+            with_param = with->as_object().begin()->key();
+            with_value = json::serialize(with->as_object().begin()->value());
+        }
+        auto const answer = kind == "cursor"
+            ? str_field(style, "next")
+            : (kind == "key" ? str_field(style, "field") : "\"\"sv");
+        os << "    {.kind = paging_kind::" << kind << ", .param = " << str_field(style, "param")
+           << ", .answer = " << answer << ", .with_param = " << literal(with_param)
+           << ", .with_value = " << literal(with_value);
+        if (auto const* first = style.if_contains("first"); first && first->is_number()) {
+            os << ", .first = " << first->to_number<std::int64_t>();
+        }
+        os << "},\n";
+    }
+    os << "};\n";
+    os << "constexpr paging_spec " << id << "_pg = {.items = " << str_field(p, "items")
+       << ", .total = " << str_field(p, "total");
+    if (auto const* size = p.if_contains("size"); size && size->is_object()) {
+        auto const& sz = size->as_object();
+        os << ", .size_param = " << str_field(sz, "param"); // "" : a fixed page size
+        for (auto key : { "default", "max" }) {
+            if (auto const* v = sz.if_contains(key); v && v->is_number()) {
+                os << (std::string_view(key) == "default" ? ", .default_size = " : ", .max_size = ")
+                   << v->to_number<std::uint32_t>();
+            }
+        }
+    }
+    os << ", .styles = " << id << "_ps};\n";
+    return id + "_pg";
+}
+
 void emit_tool(std::ostream& os, std::size_t index, json::object const& tool,
     std::vector<std::string>& entries)
 {
@@ -172,6 +218,7 @@ void emit_tool(std::ostream& os, std::size_t index, json::object const& tool,
     auto const& http = tool.at("http").as_object();
     auto headers = emit_headers(os, id + "_h", http.at("headers").as_object());
     auto secrets = string_array(os, id + "_s", tool.if_contains("secrets"));
+    auto paging = emit_paging(os, id, tool);
     auto const& hints = tool.at("hints").as_object();
     auto const* body_schema = tool.if_contains("request_body_schema");
     std::ostringstream e;
@@ -198,6 +245,9 @@ void emit_tool(std::ostream& os, std::size_t index, json::object const& tool,
     if (!secrets.empty()) {
         e << ", .secrets = " << secrets;
     }
+    if (!paging.empty()) {
+        e << ", .paging = &" << paging;
+    }
     e << "},\n";
     entries.push_back(e.str());
 }
@@ -217,7 +267,11 @@ std::string join_strings(json::array const& a, std::string_view sep)
 {
     std::string out;
     for (auto const& v : a) {
-        out += (out.empty() ? "" : std::string(sep)) + std::string(v.as_string());
+        // Appended piece by piece: g++ 12 warns falsely (-Wrestrict) on a temporary sum.
+        if (!out.empty()) {
+            out += sep;
+        }
+        out += std::string_view(v.as_string());
     }
     return out;
 }

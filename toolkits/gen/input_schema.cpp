@@ -1,8 +1,10 @@
 // Builds a tool's `inputSchema` (JSON Schema 2020-12) from its catalogue parameters, once, at
 // build time; the server publishes the serialised result as is.
 #include "toolkits/gen/catalogue_model.hpp"
+#include "toolkits/reserved_arguments.hpp"
 
 #include <boost/json/array.hpp>
+#include <boost/json/parse.hpp>
 
 namespace toolgate::catalogue_gen {
 namespace json = boost::json;
@@ -106,6 +108,10 @@ json::object build_input_schema(json::object const& tool)
         if (get_bool(p, "required")) {
             required.emplace_back(name);
         }
+    }
+    // toolgate's own arguments (shaping the answer), after the platform's.
+    for (auto const& reserved : toolkits::reserved_arguments) {
+        properties[reserved.name] = json::parse(reserved.schema);
     }
     json::object schema;
     schema["type"] = "object";
