@@ -3,10 +3,13 @@
 // becomes a URL elicitation in each client's terms (2025-11-25 -32042 with the completion
 // notification, 2026-07-28 input_required with a requestState, a tool error holding the link
 // for other clients), the link's page, form and callback as a browser drives them, tokens kept
-// per principal, the link's state spent once, and no token or code in any answer or log.
+// per principal (in the token file, or in Redis with --state-store), the link's state spent
+// once, and no token or code in any answer or log.
+#include "credentials/shared_token_store.hpp"
 #include "credentials/token_store.hpp"
 #include "credentials_support.hpp"
 #include "integration/integration_support.hpp"
+#include "redis_server.hpp"
 #include "support/fake_auth_server.hpp"
 #include "transport/https_client.hpp"
 
@@ -16,6 +19,7 @@
 #include <boost/url/url_view.hpp>
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <future>
 #include <thread>
 
@@ -32,6 +36,15 @@ std::string const alice_token = "zqClientAlice-0123456789abcdef";
 std::string const bob_token = "zqClientBob-0123456789abcdef";
 std::string const tool = "StoreApi_CheckUserInviteStatus";
 std::string const tool_args = R"({"invite_id":"i1"})";
+constexpr char const* store_key
+    = "5f1d3c0a9b8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a392817061234";
+
+toolgate::state::store_keys store_keys()
+{
+    toolgate::state::store_keys k;
+    k.current = *toolgate::state::parse_store_key(store_key);
+    return k;
+}
 
 /// A StoreApi app the server holds the client id and secret of, and nobody signed in.
 struct sign_in_setup {
@@ -471,4 +484,99 @@ TEST_CASE("sign-in: the discovery tools say which tools need a sign-in the calle
     auto const d = json::parse(
         std::string(described.at("result").at("content").at(0).at("text").as_string()));
     CHECK(d.at("sign_in_needed").as_object().contains("StoreApi"));
+}
+
+TEST_CASE("sign-in with --state-store: each person's tokens land in Redis under a key of their "
+          "own, sealed, and serve that person only",
+    "[sign-in][http][redis]")
+{
+    redis_server redis;
+    sign_in_setup setup;
+    auto args = setup.args(true);
+    args.insert(args.end(), { "--state-store", redis.url() });
+    auto env = setup.env();
+    env.env.push_back("TOOLGATE_STORE_KEY=" + std::string(store_key));
+    http_server_process server(toolgate_bin, args, env);
+    auto const port = server.port();
+    auto const meta = R"("_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",)"
+                      R"("io.modelcontextprotocol/clientCapabilities":{"elicitation":{"url":{}}}})";
+    auto const call_as = [&](std::string const& token, std::string const& id) {
+        header_pairs headers = modern_headers("tools/call", tool);
+        headers.emplace_back("Authorization", "Bearer " + token);
+        return rpc_body(mcp_post(port, call_request(id, tool, tool_args, meta), {}, headers));
+    };
+    auto const sign_in_as = [&](std::string const& token, std::string const& id) {
+        auto needed = call_as(token, id);
+        INFO(json::serialize(needed));
+        REQUIRE(needed.at("result").at("resultType") == "input_required");
+        std::string const link(needed.at("result")
+                                   .at("inputRequests")
+                                   .at("sign_in")
+                                   .at("params")
+                                   .at("url")
+                                   .as_string());
+        auto const b = sign_in_through(link);
+        REQUIRE(b.done.status == 200);
+        return setup.auth.access_tokens().back();
+    };
+    auto const alice_access = sign_in_as(alice_token, "1");
+    auto const bob_access = sign_in_as(bob_token, "2");
+    REQUIRE(alice_access != bob_access);
+
+    // One hash per principal, named by a digest of it; nothing for the server, nothing on disk.
+    auto const key_of = [](std::string principal) {
+        return toolgate::credentials::shared_token_store(
+            nullptr, store_keys(), std::move(principal))
+            .tokens_key();
+    };
+    auto const alice_key = key_of("static:alice");
+    auto const bob_key = key_of("static:bob");
+    CHECK(alice_key != bob_key);
+    CHECK(alice_key.find("alice") == std::string::npos);
+    CHECK(redis.cli({ "HKEYS", alice_key }) == "StoreApi\n");
+    CHECK(redis.cli({ "HKEYS", bob_key }) == "StoreApi\n");
+    CHECK(redis.cli({ "EXISTS", key_of("") }) == "0\n");
+    CHECK_FALSE(std::filesystem::exists(setup.dir.file("tokens.json")));
+    // Sealed (bound to its principal: see the end).
+    auto alice_sealed = redis.cli({ "HGET", alice_key, "StoreApi" });
+    CHECK(alice_sealed.find(alice_access) == std::string::npos);
+    CHECK(redis.cli({ "HGET", bob_key, "StoreApi" }).find(bob_access) == std::string::npos);
+
+    // Each person's call carries their own token, read back from Redis.
+    auto const alice_call = call_as(alice_token, "3");
+    INFO(json::serialize(alice_call));
+    REQUIRE(alice_call.at("result").at("resultType") == "complete");
+    CHECK(setup.auth.api_tokens().back() == alice_access);
+    auto const bob_call = call_as(bob_token, "4");
+    REQUIRE(bob_call.at("result").at("resultType") == "complete");
+    CHECK(setup.auth.api_tokens().back() == bob_access);
+
+    // A second replica on the same Redis serves alice from her hash, and bob is not served
+    // alice's token once his entry is gone.
+    http_server_process replica(toolgate_bin, args, env);
+    redis.cli({ "DEL", bob_key });
+    header_pairs headers = modern_headers("tools/call", tool);
+    headers.emplace_back("Authorization", "Bearer " + alice_token);
+    auto const on_replica
+        = rpc_body(mcp_post(replica.port(), call_request("5", tool, tool_args, meta), {}, headers));
+    REQUIRE(on_replica.at("result").at("resultType") == "complete");
+    CHECK(setup.auth.api_tokens().back() == alice_access);
+    headers = modern_headers("tools/call", tool);
+    headers.emplace_back("Authorization", "Bearer " + bob_token);
+    auto const bob_on_replica
+        = rpc_body(mcp_post(replica.port(), call_request("6", tool, tool_args, meta), {}, headers));
+    CHECK(bob_on_replica.at("result").at("resultType") == "input_required");
+
+    // Alice's sealed entry copied into bob's hash does not open as his.
+    alice_sealed.pop_back(); // redis-cli's newline
+    redis.cli({ "HSET", bob_key, "StoreApi", alice_sealed });
+    std::this_thread::sleep_for(1100ms); // the store is reread at most once a second
+    auto const sent = setup.auth.api_tokens().size();
+    auto const copied
+        = rpc_body(mcp_post(replica.port(), call_request("7", tool, tool_args, meta), {}, headers));
+    INFO(json::serialize(copied));
+    CHECK(copied.at("result").as_object().contains("isError"));
+    CHECK(setup.auth.api_tokens().size() == sent);
+    check_nothing_secret(
+        server.process().stderr_text() + replica.process().stderr_text(), setup.auth, "");
 }
