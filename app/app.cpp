@@ -1,6 +1,7 @@
 // main() body shared by toolgate and its test twin.
 #include "app/app.hpp"
 
+#include "app/call_cli.hpp"
 #include "app/served_protocol.hpp"
 #include "app/state_store.hpp"
 #include "credentials/auth_cli.hpp"
@@ -67,6 +68,9 @@ int run_main(int argc, char** argv, service_factory const& make_service)
         }
         if (!svc.store) {
             svc.store = make_state_store(*cfg, ioc);
+        }
+        if (cfg->call.requested) {
+            return run_call_command(*cfg, ioc, svc);
         }
         if (cfg->command.list_tools) {
             // `--list-tools --json --tool-mode discovery`: what tools/list answers in that mode.

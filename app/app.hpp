@@ -19,6 +19,9 @@ class https_client;
 namespace toolgate::credentials {
 class credential_hub;
 }
+namespace toolgate::toolkits {
+class upstream_pacer;
+}
 namespace toolgate::state {
 class redis_client;
 }
@@ -39,6 +42,8 @@ struct service {
     std::string credentials_note;
     /// The outbound client (owned through `owned`), for its metrics; null when there is none.
     transport::https_client* upstream = nullptr;
+    /// Pacing toward the platforms (owned through `owned`), for its metrics; null: none.
+    toolkits::upstream_pacer* pacer = nullptr;
     /// Where calls' platform credentials come from (per request over HTTP; reloaded on
     /// SIGHUP); null for services without platform credentials (the test twin).
     std::shared_ptr<credentials::credential_hub> credentials;

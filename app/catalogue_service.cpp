@@ -12,6 +12,7 @@
 #include "toolkits/listing.hpp"
 #include "toolkits/oauth_providers.hpp"
 #include "toolkits/selection.hpp"
+#include "toolkits/upstream_pacer.hpp"
 #include "transport/https_client.hpp"
 
 #include <fmt/format.h>
@@ -222,8 +223,11 @@ service make_catalogue_service(config const& cfg, boost::asio::io_context& ioc)
     auto credentials = hub->server_secrets();
     warn_insecure_secret_urls(cfg, *credentials);
     warn_unrenewable(*hub);
+    auto pacer = std::make_shared<toolkits::upstream_pacer>(toolkits::read_rates(cfg.pacing));
     toolkits::execution_options execution;
     execution.allow_insecure_upstream = cfg.upstream.allow_insecure;
+    execution.pacer = pacer.get();
+    execution.call_timeout = cfg.upstream.call_timeout;
     // Answers over the budget are cut from their text, not from a parsed value: the shaper
     // leaves them unparsed (toolkits/result_limits.hpp parses what a call's own budget allows).
     toolkits::shaping_options shaping;
@@ -240,9 +244,10 @@ service make_catalogue_service(config const& cfg, boost::asio::io_context& ioc)
     svc.credentials_note = credentials_note(*provider);
     svc.provider = std::move(provider);
     svc.upstream = client.get();
+    svc.pacer = pacer.get();
     svc.credentials = hub;
     svc.store = std::move(store);
-    svc.owned = { client, hub, executor }; // the hub holds the server's secrets
+    svc.owned = { client, hub, pacer, executor }; // the hub holds the server's secrets
     return svc;
 }
 

@@ -145,6 +145,10 @@ void add_all_options(CLI::App& app, config& c)
     credentials::add_options(app, c.sign_in);
     state::add_store_options(app, c.store);
     credentials::add_auth_commands(app, c.auth);
+    add_call_command(app, c.call);
+    ops::add_audit_options(app, c.audit);
+    mcp::add_policy_options(app, c.policy);
+    toolkits::add_pacing_options(app, c.pacing);
     ops::add_log_options(app, c.ops);
     add_command_options(app, c.command);
 }
@@ -243,6 +247,7 @@ parsed parse_config(int argc, char** argv, std::string const& version)
     if (auto combined = check_combinations(c); !combined) {
         return combined.error();
     }
+    c.policy.config_file = c.command.config_file; // its `policy` tables are the policy's to read
     if (c.command.print_config) {
         auto const text = effective_config(app, argc, argv, *from_file, c.command.config_file);
         // A one-shot command, not the protocol: stdout is the user's terminal here.

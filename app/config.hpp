@@ -4,6 +4,7 @@
 // before anything is served.
 #pragma once
 
+#include "app/call_cli.hpp"
 #include "app/catalogue_options.hpp"
 #include "app/lifecycle.hpp"
 #include "auth/client_auth.hpp"
@@ -11,12 +12,15 @@
 #include "credentials/auth_cli.hpp"
 #include "credentials/credential_hub.hpp"
 #include "credentials/sign_in_options.hpp"
+#include "mcp/policy.hpp"
 #include "mcp/router.hpp"
 #include "mcp/serving_options.hpp"
 #include "mcp/tool_views.hpp"
+#include "ops/audit_log.hpp"
 #include "ops/ops_options.hpp"
 #include "state/store_options.hpp"
 #include "toolkits/result_options.hpp"
+#include "toolkits/upstream_pacer.hpp"
 
 #include <optional>
 #include <string>
@@ -58,6 +62,12 @@ struct config {
     state::store_options store;
     /// `toolgate auth <action> [Toolkit]` (credentials/auth_cli.hpp); action "" : serve.
     credentials::auth_command auth;
+    /// `toolgate call <Tool> '<json>' [--dry-run]` (app/call_cli.hpp).
+    call_command call;
+    // Controlling writes (docs/controlling-writes.md): each subsystem's own options.
+    ops::audit_options audit; ///< --audit-log
+    mcp::policy_options policy; ///< --scope-toolsets, --confirm-destructive, the policy tables
+    toolkits::pacing_options pacing; ///< --upstream-rate
     command_options command;
 };
 

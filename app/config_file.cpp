@@ -24,6 +24,13 @@ bool is_command_line_only(std::string_view name)
     return name == "help" || name == "version" || name == "config" || name == "print-config";
 }
 
+/// Tables that are not settings but read by their own subsystem (mcp/policy.hpp: the
+/// operator's policy per client).
+bool is_read_elsewhere(std::string_view name)
+{
+    return name == "policy";
+}
+
 std::string long_name(CLI::Option const& option)
 {
     auto const& names = option.get_lnames();
@@ -221,6 +228,9 @@ std::set<std::string> apply_config_file(
     std::vector<pending> items;
     for (auto const& [key, node] : table) {
         auto const name = std::string(key.str());
+        if (node.is_table() && is_read_elsewhere(name)) {
+            continue;
+        }
         if (node.is_table()) {
             throw config_file_error(fmt::format("{}: {} is a table; settings are top-level "
                                                 "`name = value` lines",

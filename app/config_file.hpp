@@ -33,6 +33,7 @@ using environment_shadow = std::function<bool(std::string_view key, std::string_
 /// keeps that value. Values: string, integer, float, boolean, or an array of these for options
 /// that repeat. Returns the keys whose values were taken from the file.
 /// Throws config_file_error for an unknown key, a table, a date, a value the option refuses.
+/// The `policy` tables are not settings: they are left to mcp/policy.hpp.
 std::set<std::string> apply_config_file(
     CLI::App& app, std::string const& path, environment_shadow const& shadowed = {});
 

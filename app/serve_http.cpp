@@ -1,6 +1,7 @@
 // Streamable HTTP mode: the listener, sessions and endpoint on a small thread pool, the
 // operator's endpoint, and the lifecycle that ends them.
 #include "app/app.hpp"
+#include "app/controls_wiring.hpp"
 #include "app/http_banner.hpp"
 #include "app/lifecycle.hpp"
 #include "app/served_protocol.hpp"
@@ -13,6 +14,7 @@
 #include "mcp/sign_in_setup.hpp"
 #include "ops/metrics.hpp"
 #include "ops/ops_endpoint.hpp"
+#include "toolkits/upstream_pacer.hpp"
 #include "transport/coroutine_root.hpp"
 #include "transport/http_listener.hpp"
 #include "transport/https_client.hpp"
@@ -119,7 +121,7 @@ class http_mode final : public served_mode {
 public:
     http_mode(router& r, session_registry& sessions, transport::http_listener& listener,
         transport::http_listener* metrics_listener, client_auth* auth, config const& cfg,
-        credentials::credential_hub* platform_credentials)
+        credentials::credential_hub* platform_credentials, controls_wiring& controls)
         : router_(r)
         , sessions_(sessions)
         , listener_(listener)
@@ -127,11 +129,12 @@ public:
         , auth_(auth)
         , cfg_(cfg)
         , credentials_(platform_credentials)
+        , controls_(controls)
     {
     }
 
-    /// SIGHUP: read the token file and the JWKS again (rotation without a restart), and the
-    /// platform credentials.
+    /// SIGHUP: read the token file and the JWKS again (rotation without a restart), the
+    /// platform credentials and the policy tables; reopen the audit log.
     void reload() override
     {
         if (!auth_) {
@@ -147,6 +150,7 @@ public:
         if (credentials_) {
             spdlog::info("SIGHUP: platform credentials reloaded: {}", credentials_->reload());
         }
+        controls_.reload();
     }
     /// Idle keep-alive connections close; a connection answering a request finishes it.
     void stop_accepting() override
@@ -179,6 +183,7 @@ private:
     client_auth* auth_;
     config const& cfg_;
     credentials::credential_hub* credentials_;
+    controls_wiring& controls_;
 };
 
 /// The listener of --metrics-listen (set): a few connections, GET only.
@@ -212,6 +217,8 @@ private:
     std::unique_ptr<client_auth> auth_;
     served_protocol stack_;
     router router_;
+    /// Policy, quotas, confirmation, audit log (docs/controlling-writes.md).
+    controls_wiring controls_;
     /// Sign-in from the conversation (issue 26); null for a service without OAuth credentials.
     std::unique_ptr<mcp::sign_in_setup> sign_in_;
     session_registry sessions_;
@@ -235,6 +242,7 @@ http_server::http_server(
     , auth_(std::move(auth))
     , stack_(cfg, svc)
     , router_(stack_.provider(), stack_.dispatcher(), cfg.limits)
+    , controls_(cfg, svc.store)
     , sign_in_(svc.credentials ? mcp::sign_in_setup::for_http(
                    *svc.credentials, cfg.sign_in, cfg.sessions.key, cfg.upstream.call_timeout)
                                : nullptr)
@@ -246,6 +254,7 @@ http_server::http_server(
     , listener_(ioc, cfg.http.host, cfg.http.port, endpoint_, cfg.http.limits)
 {
     router_.set_request_states(mcp::make_request_states(cfg.sessions.key));
+    controls_.install(router_, stack_.dispatcher().index());
     if (sign_in_) {
         router_.add_step(sign_in_->step());
     }
@@ -263,6 +272,9 @@ http_server::http_server(
     if (svc.upstream) {
         svc.upstream->set_observer(&metrics_.upstream_observer());
     }
+    if (svc.pacer) {
+        svc.pacer->set_observer(&metrics_.upstream_observer());
+    }
     listener_.start();
     if (sign_in_) {
         sign_in_->set_bound(cfg.http.host, listener_.port()); // the default --public-url
@@ -273,6 +285,9 @@ http_server::http_server(
     if (auth_ && auth_->resource().empty()) {
         // Default audience: the URL we serve, now that the port is known (before any request).
         auth_->set_resource(auth::canonical_url(cfg.http.host, listener_.port(), cfg.http.path));
+    }
+    if (auto const line = controls_.summary(); !line.empty()) {
+        spdlog::info("{}", line);
     }
     if (auth_) {
         spdlog::info("client authentication: {} static token(s){}", auth_->static_token_count(),
@@ -288,6 +303,7 @@ mcp::endpoint_options http_server::endpoint_options_of()
     o.ops.metrics = cfg_.ops.metrics_listen.empty() ? &metrics_ : nullptr;
     o.ops.metrics_public = cfg_.ops.metrics_public;
     o.credentials = svc_.credentials.get();
+    o.policy = controls_.policy();
     o.sign_in = sign_in_ ? &sign_in_->service() : nullptr;
     if (svc_.store) {
         o.ops.store_connected = [store = svc_.store] { return store->status().connected; };
@@ -319,7 +335,7 @@ int http_server::run()
     // within the grace period, then cancels them; the process exits 0.
     asio::signal_set signals(ioc_, SIGINT, SIGTERM, SIGHUP);
     http_mode mode(router_, sessions_, listener_, metrics_listener_.get(), auth_.get(), cfg_,
-        svc_.credentials.get());
+        svc_.credentials.get(), controls_);
     auto options = cfg_.lifecycle;
     options.ready = &ready_;
     asio::co_spawn(
@@ -345,6 +361,9 @@ int http_server::run()
     }
     if (svc_.store) {
         svc_.store->set_observer(nullptr);
+    }
+    if (svc_.pacer) {
+        svc_.pacer->set_observer(nullptr);
     }
     return 0;
 }

@@ -1,6 +1,7 @@
 // stdio mode: one conversation over stdin/stdout on a single-threaded io_context.
 #include "app/allocator.hpp"
 #include "app/app.hpp"
+#include "app/controls_wiring.hpp"
 #include "app/lifecycle.hpp"
 #include "app/served_protocol.hpp"
 #include "credentials/credential_hub.hpp"
@@ -31,18 +32,21 @@ namespace {
 class stdio_mode final : public served_mode {
 public:
     stdio_mode(mcp::router& r, mcp::stdio_session& session,
-        credentials::credential_hub* platform_credentials)
+        credentials::credential_hub* platform_credentials, controls_wiring& controls)
         : router_(r)
         , session_(session)
         , credentials_(platform_credentials)
+        , controls_(controls)
     {
     }
     void reload() override
     {
-        // SIGHUP: reread the secrets file and the token store (rotation without a restart).
+        // SIGHUP: reread the secrets file and the token store (rotation without a restart),
+        // the policy tables, and reopen the audit log.
         if (credentials_) {
             spdlog::info("SIGHUP: platform credentials reloaded: {}", credentials_->reload());
-        } else {
+        }
+        if (!controls_.reload() && !credentials_) {
             spdlog::info("SIGHUP: nothing to reload");
         }
     }
@@ -55,6 +59,7 @@ private:
     mcp::router& router_;
     mcp::stdio_session& session_;
     credentials::credential_hub* credentials_;
+    controls_wiring& controls_;
 };
 
 } // namespace
@@ -68,6 +73,8 @@ int serve_stdio(config const& cfg, asio::io_context& ioc, service& svc)
     }
     served_protocol stack(cfg, svc);
     mcp::router r(stack.provider(), stack.dispatcher(), cfg.limits);
+    controls_wiring controls(cfg, svc.store);
+    controls.install(r, stack.dispatcher().index());
     r.set_request_states(mcp::make_request_states({}));
     auto sign_in = svc.credentials ? mcp::sign_in_setup::for_stdio(
                        ioc, *svc.credentials, cfg.sign_in, cfg.upstream.call_timeout)
@@ -77,6 +84,9 @@ int serve_stdio(config const& cfg, asio::io_context& ioc, service& svc)
     }
     spdlog::info("toolgate {} on stdio: {}; {}", toolgate_version(), svc.summary,
         stack.views().mode_summary());
+    if (auto const line = controls.summary(); !line.empty()) {
+        spdlog::info("{}", line);
+    }
     spdlog::info("memory allocator: {}", memory_allocator());
 
     auto conv = std::make_shared<mcp::conversation>(ioc.get_executor());
@@ -95,7 +105,7 @@ int serve_stdio(config const& cfg, asio::io_context& ioc, service& svc)
     };
     // No --drain-delay here: nothing polls a stdio server's readiness.
     asio::signal_set signals(ioc, SIGINT, SIGTERM, SIGHUP);
-    stdio_mode mode(r, session, svc.credentials.get());
+    stdio_mode mode(r, session, svc.credentials.get(), controls);
     asio::co_spawn(ioc,
         run_lifecycle(signals, mode, { std::chrono::seconds(0), cfg.lifecycle.grace }),
         [&stop](std::exception_ptr const& error) {

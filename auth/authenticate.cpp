@@ -5,8 +5,8 @@
 
 namespace toolgate::auth {
 
-boost::system::result<std::string, client_auth::answer> authenticate(
-    client_auth const* auth, transport::http_request const& request)
+boost::system::result<std::string, client_auth::answer> authenticate(client_auth const* auth,
+    transport::http_request const& request, std::vector<std::string>* scopes)
 {
     if (!auth) {
         return std::string();
@@ -19,6 +19,9 @@ boost::system::result<std::string, client_auth::answer> authenticate(
                 : spdlog::level::warn,
             "http: {} from {}: {}", answer.status, request.peer, decision.reason);
         return answer;
+    }
+    if (scopes != nullptr) {
+        *scopes = std::move(decision.scopes);
     }
     return std::move(decision.principal);
 }

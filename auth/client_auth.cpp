@@ -382,7 +382,7 @@ auth_decision client_auth::check(transport::http_request const& request) const
             return { verdict::insufficient_scope, std::move(principal), "insufficient scope" };
         }
     }
-    return { verdict::allowed, std::move(principal), {} };
+    return { verdict::allowed, std::move(principal), {}, std::move(claims->scopes) };
 }
 
 std::string client_auth::challenge(

@@ -53,6 +53,9 @@ struct auth_decision {
     verdict result = verdict::missing;
     std::string principal; ///< who, when allowed (never a token)
     std::string reason; ///< for logs and error_description (never a token or claim value)
+    /// The scopes an allowed JWT carries (its client's policy may depend on them); empty for
+    /// static tokens.
+    std::vector<std::string> scopes = {};
 };
 
 struct auth_settings {

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 namespace toolgate::discovery {
@@ -118,15 +119,16 @@ reserved_argument const* reserved_for_call_tool(std::string_view name)
 }
 
 /// toolgate_call_tool's arguments checked (`name` present, nothing unknown) and the called
-/// tool's own: `arguments` (an object, or JSON text of one), with `fields` and `max_tokens` as
-/// its `_fields` and `_max_tokens` (they win over the same given inside `arguments`).
+/// tool's own: `arguments` (an object, or JSON text of one), with `fields`, `max_tokens` and
+/// `dry_run` as its `_fields`, `_max_tokens` and `_dry_run` (they win over the same given inside
+/// `arguments`).
 toolkits::tool_result<json::object> call_tool_arguments(json::object const& arguments)
 {
     for (auto const& [key, value] : arguments) {
         if (key != "name" && key != "arguments" && reserved_for_call_tool(key) == nullptr) {
             return toolkits::refuse(fmt::format(
-                "unknown argument `{}`: toolgate_call_tool takes `name`, `arguments`, `fields` "
-                "and `max_tokens`",
+                "unknown argument `{}`: toolgate_call_tool takes `name`, `arguments`, `fields`, "
+                "`max_tokens` and `dry_run`",
                 protocol::clipped(key)));
         }
     }
@@ -549,6 +551,10 @@ boost::asio::awaitable<call_result> discovery_provider::call(
                 target->name));
     }
     if (target && !visible(target_position, context)) {
+        if (auto* controls = context.controls()) {
+            controls->refused(*target, *inner_arguments, context.principal(), context.trace_id(),
+                "not available to this caller");
+        }
         auto const* view = context.view();
         co_return call_result::error(view && !view->refusal.empty()
                 ? fmt::format("{} is not available here: {}", target->name, view->refusal)

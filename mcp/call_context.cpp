@@ -23,7 +23,8 @@ json::value number(double v)
 routed_call_context::routed_call_context(std::shared_ptr<transport::message_sink> sink,
     json::value progress_token, std::optional<protocol::log_level> threshold, std::string version,
     std::shared_ptr<protocol::tool_view const> view, std::string traceparent,
-    std::string tracestate, std::shared_ptr<toolkits::call_credentials const> credentials)
+    std::string tracestate, std::shared_ptr<toolkits::call_credentials const> credentials,
+    std::string principal, toolkits::call_controls* controls)
     : sink_(std::move(sink))
     , token_(std::move(progress_token))
     , threshold_(threshold)
@@ -32,6 +33,8 @@ routed_call_context::routed_call_context(std::shared_ptr<transport::message_sink
     , traceparent_(std::move(traceparent))
     , tracestate_(std::move(tracestate))
     , credentials_(std::move(credentials))
+    , principal_(std::move(principal))
+    , controls_(controls)
 {
 }
 

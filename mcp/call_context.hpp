@@ -24,7 +24,8 @@ public:
         boost::json::value progress_token, std::optional<protocol::log_level> threshold,
         std::string version, std::shared_ptr<protocol::tool_view const> view = {},
         std::string traceparent = {}, std::string tracestate = {},
-        std::shared_ptr<toolkits::call_credentials const> credentials = {});
+        std::shared_ptr<toolkits::call_credentials const> credentials = {},
+        std::string principal = {}, toolkits::call_controls* controls = nullptr);
 
     void report_progress(
         double progress, std::optional<double> total, std::string_view message) override;
@@ -35,6 +36,8 @@ public:
     std::string_view traceparent() const override { return traceparent_; }
     std::string_view tracestate() const override { return tracestate_; }
     toolkits::call_credentials const* credentials() const override { return credentials_.get(); }
+    std::string_view principal() const override { return principal_; }
+    toolkits::call_controls* controls() const override { return controls_; }
     toolkits::client_interaction* interaction() override { return scope_; }
     bool lacks_sign_in(std::string_view toolkit) const override;
 
@@ -58,6 +61,8 @@ private:
     std::string traceparent_; ///< what goes upstream: the caller's trace, our span
     std::string tracestate_;
     std::shared_ptr<toolkits::call_credentials const> credentials_;
+    std::string principal_;
+    toolkits::call_controls* controls_;
     call_scope* scope_ = nullptr;
     std::vector<call_step*> const* steps_ = nullptr;
     std::mutex mutex_;

@@ -85,6 +85,17 @@ asio::awaitable<void> pump(std::shared_ptr<channel> ch, transport::http_responde
     }
 }
 
+/// `_meta` wins; the HTTP headers are the fallback (W3C Trace Context over HTTP).
+void trace_from_headers(protocol::tool_call& call, answer_format const& format)
+{
+    if (!call.trace && format.traceparent) {
+        call.trace = protocol::parse_traceparent(*format.traceparent);
+        if (call.trace && format.tracestate) {
+            call.tracestate = protocol::checked_tracestate(*format.tracestate).value_or("");
+        }
+    }
+}
+
 /// Below this a shared page is not worth compressing (one TCP segment or two).
 constexpr std::size_t min_gzip_bytes = 8 * 1024;
 
@@ -106,15 +117,10 @@ asio::awaitable<void> answer_request(router& r, protocol::message msg,
     bool streaming = false;
     auto decided = r.decide(msg, conv.get(), view, checked_meta);
     if (auto* reply = std::get_if<protocol::reply>(&decided)) {
+        r.note_refusal(msg, view.get(), principal);
         result = std::move(*reply);
     } else if (auto* call = std::get_if<protocol::tool_call>(&decided)) {
-        if (!call->trace && format.traceparent) {
-            // `_meta` wins; the HTTP header is the fallback (W3C Trace Context over HTTP).
-            call->trace = protocol::parse_traceparent(*format.traceparent);
-            if (call->trace && format.tracestate) {
-                call->tracestate = protocol::checked_tracestate(*format.tracestate).value_or("");
-            }
-        }
+        trace_from_headers(*call, format);
         if (!format.sse_allowed || !call->may_notify()) {
             // Nothing can precede the result, so no stream is prepared: the common case
             // costs no channel and no second coroutine.

@@ -252,7 +252,8 @@ asio::awaitable<void> mcp_http_endpoint::handle(http_request request, http_respo
 asio::awaitable<void> mcp_http_endpoint::serve_mcp(http_request const& request, http_responder& out)
 {
     // §3 row 0, H16, A4/A5: the token is checked on every request, sessions or not.
-    auto client = auth::authenticate(options_.auth, request);
+    std::vector<std::string> scopes;
+    auto client = auth::authenticate(options_.auth, request, &scopes);
     if (!client) {
         // A refused client keeps no connection slot (security review 6).
         out.close_after_response();
@@ -279,7 +280,8 @@ asio::awaitable<void> mcp_http_endpoint::serve_mcp(http_request const& request, 
             }
             credentials = std::move(*assembled);
         }
-        co_await post(request, out, std::move(principal), std::move(credentials));
+        co_await post(
+            request, out, std::move(principal), std::move(scopes), std::move(credentials));
     } else if (request.method == "DELETE") {
         co_await remove(request, out, std::move(principal));
     } else {
@@ -322,7 +324,8 @@ asio::awaitable<void> mcp_http_endpoint::remove(
 }
 
 common::checked<std::shared_ptr<protocol::tool_view const>> mcp_http_endpoint::view_for(
-    http_request const& request) const
+    http_request const& request, std::string_view principal,
+    std::vector<std::string> const& scopes) const
 {
     if (options_.views == nullptr) {
         return std::shared_ptr<protocol::tool_view const>();
@@ -331,13 +334,19 @@ common::checked<std::shared_ptr<protocol::tool_view const>> mcp_http_endpoint::v
     if (!choice) {
         return choice.error();
     }
+    if (options_.policy != nullptr && !principal.empty()) {
+        // The operator's narrowing goes in as a choice the client cannot take back.
+        auto policy = options_.policy->for_caller(principal, scopes);
+        choice->policy_toolsets = std::move(policy.toolsets);
+        choice->policy_read_only = policy.read_only;
+    }
     return options_.views->view_for(*choice);
 }
 
 // The adapter: the rules decide (protocol/streamable_http.hpp); here are only the lookups
 // and effects they leave to the server (sessions, views, running, writing).
 asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_responder& out,
-    std::string principal, credentials_ptr credentials)
+    std::string principal, std::vector<std::string> scopes, credentials_ptr credentials)
 {
     auto const plain = post_view_of(request);
     auto checked_headers = shttp::check_post_headers(plain);
@@ -346,7 +355,7 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
         co_return;
     }
     auto const accepts = *checked_headers;
-    auto picked = view_for(request);
+    auto picked = view_for(request, principal, scopes);
     if (!picked) {
         shttp::immediate answer { 400,
             protocol::serialize_error(nullptr, protocol::error_code::invalid_request,

@@ -6,6 +6,7 @@
 #include "common/result.hpp"
 #include "credentials/credential_hub.hpp"
 #include "credentials/sign_in_service.hpp"
+#include "mcp/policy.hpp"
 #include "mcp/router.hpp"
 #include "mcp/session_registry.hpp"
 #include "mcp/tool_views.hpp"
@@ -39,6 +40,9 @@ struct endpoint_options {
     /// Sign-in from the conversation: its link and callback pages are served on this port;
     /// null: none. Outlives the endpoint.
     credentials::sign_in_service* sign_in = nullptr;
+    /// The operator's policy per client narrows each request's view; null: none. Outlives
+    /// the endpoint.
+    operator_policy const* policy = nullptr;
 };
 
 class mcp_http_endpoint final : public transport::http_handler {
@@ -63,15 +67,19 @@ private:
     boost::asio::awaitable<void> serve_mcp(
         transport::http_request const& request, transport::http_responder& out);
     /// `principal`: the authenticated client ("" without client auth); sessions bind to it.
+    /// `scopes`: its JWT's scopes (its policy may depend on them).
     boost::asio::awaitable<void> post(transport::http_request const& request,
-        transport::http_responder& out, std::string principal, credentials_ptr credentials);
+        transport::http_responder& out, std::string principal, std::vector<std::string> scopes,
+        credentials_ptr credentials);
     /// A 2025 initialize: a new session, unless the request names a live one or none is free.
     boost::asio::awaitable<void> open_session(transport::http_request const& request,
         transport::http_responder& out, protocol::message msg, std::string const& principal,
         std::shared_ptr<protocol::tool_view const> view);
-    /// The tools a POST sees (per-connection choices), or what is wrong with a choice.
+    /// The tools a POST sees (per-connection choices within its client's policy), or what is
+    /// wrong with a choice.
     common::checked<std::shared_ptr<protocol::tool_view const>> view_for(
-        transport::http_request const& request) const;
+        transport::http_request const& request, std::string_view principal,
+        std::vector<std::string> const& scopes) const;
     boost::asio::awaitable<void> remove(transport::http_request const& request,
         transport::http_responder& out, std::string principal);
 

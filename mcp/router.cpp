@@ -249,7 +249,8 @@ asio::awaitable<std::optional<std::string>> router::run_tool(
     call_scope scope(call, origin.principal, origin.conv, sink, origin.credentials,
         limits_.client_answer_timeout);
     routed_call_context context(std::move(sink), call.progress_token, call.level, call.version,
-        call.view, std::move(forwarded), std::move(call.tracestate), std::move(origin.credentials));
+        call.view, std::move(forwarded), std::move(call.tracestate), std::move(origin.credentials),
+        origin.principal, controls_);
     context.set_scope(&scope, &steps_);
     if (spdlog::should_log(spdlog::level::debug)) {
         // Secret-named arguments are masked at every level (issue 6 item 6).
@@ -405,6 +406,30 @@ asio::awaitable<std::optional<protocol::reply>> router::run_decided(protocol::to
         co_return std::nullopt; // CN1: a cancelled call gets no reply
     }
     co_return protocol::reply { std::move(*text), 200, false };
+}
+
+void router::note_refusal(
+    protocol::message const& msg, protocol::tool_view const* view, std::string_view principal) const
+{
+    if (controls_ == nullptr || msg.method() != protocol::names::tools_call) {
+        return;
+    }
+    auto const* params = msg.params();
+    auto const* name = params ? params->if_contains("name") : nullptr;
+    if (name == nullptr || !name->is_string()) {
+        return;
+    }
+    auto const& index = dispatcher_.index();
+    auto const* tool = index.find(name->get_string());
+    auto const& seen = view != nullptr ? *view : *dispatcher_.default_view();
+    if (tool == nullptr || seen.allows(index.position(*tool))) {
+        return;
+    }
+    json::object arguments;
+    if (auto const* given = params->if_contains("arguments"); given && given->is_object()) {
+        arguments = given->get_object();
+    }
+    controls_->refused(*tool, arguments, principal, {}, "not available to this caller");
 }
 
 void router::cancel_all(conversation& conv)

@@ -116,6 +116,14 @@ public:
     /// Set before serving; `observer` must outlive the router's calls.
     void set_observer(ops::call_observer* observer) { observer_ = observer; }
     ops::call_observer* observer() const { return observer_; }
+    /// The operator's controls (quota, confirmation, audit) every call of a catalogue tool
+    /// goes through from now on; null: none. Set before serving; must outlive the calls.
+    void set_controls(toolkits::call_controls* controls) { controls_ = controls; }
+    /// Tells the controls of a tools/call that `decide()` refused because `view` does not
+    /// allow its tool (policy, read-only mode, the connection's choices); anything else is
+    /// ignored. `principal`: the caller's ("" : none). Thread-safe.
+    void note_refusal(protocol::message const& msg, protocol::tool_view const* view,
+        std::string_view principal) const;
 
     /// Runs `step` around every tool call from now on, after the steps added before it
     /// (mcp/call_step.hpp). Set before serving; `step` must outlive the router's calls.
@@ -192,6 +200,7 @@ private:
     std::shared_ptr<transport::activity> inflight_total_ = std::make_shared<transport::activity>();
     std::atomic<bool> refusing_ { false };
     ops::call_observer* observer_ = nullptr;
+    toolkits::call_controls* controls_ = nullptr;
     std::vector<call_step*> steps_;
     std::shared_ptr<request_state_signer const> states_;
     std::mutex principals_mutex_;

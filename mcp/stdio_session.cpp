@@ -94,6 +94,7 @@ line_work take_line(
     }
     auto decided = r.decide(*classified, &conv);
     if (auto* reply = std::get_if<protocol::reply>(&decided)) {
+        r.note_refusal(*classified, nullptr, {});
         out.send(reply->take());
         return {};
     }

@@ -1,6 +1,7 @@
 // Tool modes and per-connection views (see tool_views.hpp).
 #include "mcp/tool_views.hpp"
 
+#include "mcp/policy.hpp"
 #include "protocol/text.hpp"
 #include "toolkits/catalogue.hpp"
 #include "toolkits/selection.hpp"
@@ -9,7 +10,9 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <optional>
 #include <set>
+#include <span>
 
 namespace toolgate::mcp {
 namespace {
@@ -103,7 +106,50 @@ std::string instructions_for(std::vector<std::string> const& kits, std::size_t s
     return out;
 }
 
+/// Why a tool outside a policy's narrowing is refused: what the client may use instead.
+std::string policy_refusal(view_choice const& choice)
+{
+    std::string allowed;
+    for (auto const& list : choice.policy_toolsets) {
+        allowed += allowed.empty() ? "" : " and also within ";
+        allowed += list.empty() ? std::string("nothing") : fmt::format("{}", fmt::join(list, ", "));
+    }
+    return fmt::format("the operator's policy for this client allows only {}; ask the server's "
+                       "operator if this client needs more",
+        allowed.empty() ? std::string("tools that only read")
+                        : allowed + (choice.policy_read_only ? ", read-only" : ""));
+}
+
+/// A connection's tool pattern that matches none of `served`: the error saying so.
+std::optional<std::string> unmatched_glob(
+    std::vector<std::string> const& globs, std::span<protocol::tool_descriptor const> served)
+{
+    for (auto const& g : globs) {
+        bool const any = std::any_of(
+            served.begin(), served.end(), [&](auto const& tool) { return glob_matches(g, tool); });
+        if (!any) {
+            return fmt::format(
+                "tool pattern `{}` matches no tool served here", protocol::clipped(g));
+        }
+    }
+    return std::nullopt;
+}
+
 } // namespace
+
+bool tool_views::policy_allows(view_choice const& choice, protocol::tool_descriptor const& tool)
+{
+    bool const reads = tool.hints.read_only;
+    if (choice.policy_read_only && !reads) {
+        return false;
+    }
+    auto const kit = toolkit_of(tool);
+    return std::all_of(choice.policy_toolsets.begin(), choice.policy_toolsets.end(),
+        [&](std::vector<std::string> const& list) {
+            return std::any_of(list.begin(), list.end(),
+                [&](std::string const& entry) { return allows(entry, kit, reads); });
+        });
+}
 
 std::optional<tool_mode> parse_tool_mode(std::string_view text)
 {
@@ -139,8 +185,15 @@ std::string view_choice::key() const
         v.erase(std::unique(v.begin(), v.end()), v.end());
         return fmt::format("{}", fmt::join(v, ","));
     };
-    return fmt::format("toolkits={};tools={};mode={};read_only={}", sorted(toolkits), sorted(tools),
-        mode ? mode_name(*mode) : "-", read_only ? 1 : 0);
+    std::string policy;
+    for (auto const& list : policy_toolsets) {
+        policy += '[';
+        policy += sorted(list);
+        policy += ']';
+    }
+    return fmt::format("toolkits={};tools={};mode={};read_only={};policy={};policy_read_only={}",
+        sorted(toolkits), sorted(tools), mode ? mode_name(*mode) : "-", read_only ? 1 : 0, policy,
+        policy_read_only ? 1 : 0);
 }
 
 tool_views::tool_views(discovery::discovery_provider const& provider, view_settings settings,
@@ -159,7 +212,8 @@ tool_views::tool_views(discovery::discovery_provider const& provider, view_setti
 }
 
 std::shared_ptr<protocol::tool_view const> tool_views::build(std::vector<bool> callable,
-    tool_mode mode, bool read_only, bool per_client, std::string* summary) const
+    tool_mode mode, bool read_only, bool per_client, std::string* summary,
+    std::string refusal) const
 {
     auto const tools = provider_.tools();
     auto const catalogue = provider_.catalogue_size();
@@ -205,7 +259,9 @@ std::shared_ptr<protocol::tool_view const> tool_views::build(std::vector<bool> c
     view->callable = std::move(callable);
     view->naming = settings_.naming;
     view->per_client = per_client;
-    if (read_only) {
+    if (!refusal.empty()) {
+        view->refusal = std::move(refusal);
+    } else if (read_only) {
         view->refusal = "this connection is read-only (--read-only, or read_only in the "
                         "connection's URL or Toolgate-Read-Only header), so only tools that "
                         "only read are available; connect without it to use this tool";
@@ -256,6 +312,7 @@ common::checked<std::shared_ptr<protocol::tool_view const>> tool_views::view_for
     bool const read_only = settings_.read_only || choice.read_only;
     std::vector<bool> callable(tools.size(), true);
     std::size_t left = 0;
+    std::size_t allowed_by_policy = 0;
     for (std::size_t i = 0; i < catalogue; ++i) {
         auto const& tool = tools[i];
         auto const kit = toolkit_of(tool);
@@ -267,22 +324,25 @@ common::checked<std::shared_ptr<protocol::tool_view const>> tool_views::view_for
             ok = std::any_of(globs.begin(), globs.end(),
                 [&](std::string const& g) { return glob_matches(g, tool); });
         }
+        bool const permitted = policy_allows(choice, tool);
+        allowed_by_policy += permitted ? 1 : 0;
+        ok = ok && permitted;
         callable[i] = ok;
         left += ok ? 1 : 0;
     }
-    for (auto const& g : globs) {
-        bool const any = std::any_of(tools.begin(), tools.begin() + std::ptrdiff_t(catalogue),
-            [&](auto const& tool) { return glob_matches(g, tool); });
-        if (!any) {
-            return common::problem_of(
-                fmt::format("tool pattern `{}` matches no tool served here", protocol::clipped(g)));
-        }
+    if (auto unmatched = unmatched_glob(globs, tools.first(catalogue))) {
+        return common::problem_of(std::move(*unmatched));
     }
-    if (left == 0) {
-        return common::problem_of("these choices leave no tool to serve");
+    // A policy that leaves nothing is served as such (an empty listing; every call refused
+    // with the policy's reason); a connection's own choices that leave nothing are a mistake.
+    if (left == 0 && (!choice.has_policy() || allowed_by_policy > 0)) {
+        return common::problem_of(choice.has_policy()
+                ? fmt::format("these choices leave no tool to serve ({})", policy_refusal(choice))
+                : std::string("these choices leave no tool to serve"));
     }
-    auto view = build(
-        std::move(callable), choice.mode.value_or(settings_.mode), read_only, true, nullptr);
+    auto view = build(std::move(callable), choice.mode.value_or(settings_.mode),
+        read_only || choice.policy_read_only, true, nullptr,
+        choice.has_policy() ? policy_refusal(choice) : std::string());
     std::lock_guard lock(mutex_);
     if (cache_.size() < max_cached_views) {
         cache_.emplace(key, view);

@@ -38,14 +38,24 @@ struct view_settings {
     std::string server_toolkits_note; ///< what each toolkit needs (secret names), for instructions
 };
 
-/// One connection's choices: each narrows the server's (none widens it).
+/// One connection's choices, and the operator's policy for its client: each narrows the
+/// server's (none widens it).
 struct view_choice {
     std::vector<std::string> toolkits; ///< toolkits or toolsets (`KanbanApi:read`)
     std::vector<std::string> tools; ///< tool globs
     std::optional<tool_mode> mode;
     bool read_only = false;
+    /// The client's policy (mcp/policy.hpp): lists of toolkits or toolsets, each of which
+    /// must allow a tool; and whether it may only read.
+    std::vector<std::vector<std::string>> policy_toolsets;
+    bool policy_read_only = false;
 
-    bool empty() const { return toolkits.empty() && tools.empty() && !mode && !read_only; }
+    bool empty() const
+    {
+        return toolkits.empty() && tools.empty() && !mode && !read_only && policy_toolsets.empty()
+            && !policy_read_only;
+    }
+    bool has_policy() const { return !policy_toolsets.empty() || policy_read_only; }
     std::string key() const;
 };
 
@@ -66,8 +76,12 @@ public:
     std::string const& mode_summary() const { return summary_; }
 
 private:
+    /// `refusal`: why a tool outside `callable` is refused (empty: the read-only reason when
+    /// `read_only`, else none).
     std::shared_ptr<protocol::tool_view const> build(std::vector<bool> callable, tool_mode mode,
-        bool read_only, bool per_client, std::string* summary) const;
+        bool read_only, bool per_client, std::string* summary, std::string refusal = {}) const;
+    /// Whether the policy part of `choice` lets a caller use `tool`.
+    static bool policy_allows(view_choice const& choice, protocol::tool_descriptor const& tool);
 
     discovery::discovery_provider const& provider_;
     view_settings settings_;

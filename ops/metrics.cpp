@@ -122,6 +122,8 @@ server_metrics::upstream_counts::upstream_counts(server_metrics const& o)
     , failures(o.toolkits_.size(), failure_reasons.size())
     , retries(o.toolkits_.size(), 1)
     , redirects(o.toolkits_.size(), 1)
+    , paced(o.toolkits_.size(), 2)
+    , paced_ms(o.toolkits_.size(), 1)
 {
 }
 
@@ -152,6 +154,14 @@ void server_metrics::upstream_counts::on_redirect(std::string_view toolkit) noex
     redirects.at(owner.toolkit_row(toolkit), 0).add();
 }
 
+void server_metrics::upstream_counts::on_paced(
+    std::string_view toolkit, std::chrono::milliseconds waited, bool refused) noexcept
+{
+    auto const row = owner.toolkit_row(toolkit);
+    paced.at(row, refused ? 1 : 0).add();
+    paced_ms.at(row, 0).add(static_cast<std::uint64_t>(waited.count()));
+}
+
 std::string server_metrics::render() const
 {
     exposition out;
@@ -165,6 +175,7 @@ std::string server_metrics::render() const
     }
     render_calls(out);
     render_upstream(out);
+    render_pacing(out);
     render_http(out);
     render_sessions(out);
     if (sources_.store) {
@@ -294,6 +305,39 @@ void server_metrics::render_upstream(exposition& out) const
             "Calls waiting for a connection (a host's connection limit is reached).");
         out.sample("toolgate_upstream_pool_waiting_calls", std::span<const label>(),
             static_cast<std::uint64_t>(pool.waiting));
+    }
+}
+
+void server_metrics::render_pacing(exposition& out) const
+{
+    // Shown for the toolkits that waited at least once: most are never paced.
+    auto const waited = [&](std::size_t row) {
+        return upstream_.paced.at(row, 0).value() + upstream_.paced.at(row, 1).value() > 0;
+    };
+    out.family("toolgate_upstream_pacing_waits_total", exposition::kind::counter,
+        "Platform requests that waited for their turn under --upstream-rate (outcome "
+        "waited), or were refused because it would come past the call's deadline (refused), "
+        "by toolkit.");
+    for (std::size_t k = 0; k < toolkits_.size(); ++k) {
+        if (!waited(k)) {
+            continue;
+        }
+        for (std::size_t c = 0; c < 2; ++c) {
+            std::array<label, 2> labels { label { "toolkit", toolkits_[k] },
+                label { "outcome", c == 0 ? "waited" : "refused" } };
+            out.sample(
+                "toolgate_upstream_pacing_waits_total", labels, upstream_.paced.at(k, c).value());
+        }
+    }
+    out.family("toolgate_upstream_pacing_wait_seconds_total", exposition::kind::counter,
+        "Time platform requests spent waiting for their turn under --upstream-rate, by "
+        "toolkit.");
+    for (std::size_t k = 0; k < toolkits_.size(); ++k) {
+        if (waited(k)) {
+            std::array<label, 1> labels { label { "toolkit", toolkits_[k] } };
+            out.sample("toolgate_upstream_pacing_wait_seconds_total", labels,
+                static_cast<double>(upstream_.paced_ms.at(k, 0).value()) / 1000.0);
+        }
     }
 }
 

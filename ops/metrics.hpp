@@ -87,16 +87,21 @@ private:
             std::string_view toolkit, transport::outbound_failure failure) noexcept override;
         void on_retry(std::string_view toolkit) noexcept override;
         void on_redirect(std::string_view toolkit) noexcept override;
+        void on_paced(std::string_view toolkit, std::chrono::milliseconds waited,
+            bool refused) noexcept override;
 
         server_metrics const& owner;
         metrics::counter_grid responses; ///< toolkit × status class (1xx … 5xx)
         metrics::counter_grid failures; ///< toolkit × reason
         metrics::counter_grid retries; ///< toolkit × 1
         metrics::counter_grid redirects; ///< toolkit × 1
+        metrics::counter_grid paced; ///< toolkit × (waited, refused): pacing's turns
+        metrics::counter_grid paced_ms; ///< toolkit × 1: milliseconds waited for turns
     };
 
     void render_calls(metrics::exposition& out) const;
     void render_upstream(metrics::exposition& out) const;
+    void render_pacing(metrics::exposition& out) const;
     void render_http(metrics::exposition& out) const;
     void render_sessions(metrics::exposition& out) const;
     void render_process(metrics::exposition& out) const;

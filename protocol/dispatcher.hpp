@@ -139,6 +139,8 @@ public:
         std::shared_ptr<tool_view const> const& view) const;
 
     std::shared_ptr<tool_view const> const& default_view() const { return default_view_; }
+    /// The served tools by name.
+    tool_index const& index() const { return index_; }
 
     /// A serialised error reply with the status Streamable HTTP uses for it.
     reply error_reply(boost::json::value const& id, rpc_error error, bool modern) const;

@@ -54,6 +54,9 @@ struct call_result {
     /// The platform's HTTP status for this call's request (0: none was sent or none came
     /// back), for logs.
     unsigned upstream_status = 0;
+    /// The platform's id for that request (a request-id header of its answer), for the audit
+    /// log; empty when it sent none.
+    std::string upstream_request_id;
     /// Keeps a reservation for as long as the result lives (a share of the memory budget for
     /// platform answers); empty for most results.
     std::shared_ptr<void> reservation;

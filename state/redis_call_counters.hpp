@@ -1,8 +1,10 @@
 // Per-principal call counters for quotas (issue 28: `calls_per_minute`), shared by replicas:
 // each principal's calls of the last minute in a Redis sorted set, counted and trimmed by one
-// script, so that a quota holds across replicas rather than per replica. Its take() has the
-// shape of the quota counters' interface of issue 28, which it is to implement once that lands.
+// script, so that a quota holds across replicas rather than per replica: the quota counters'
+// interface (common/call_counters.hpp) when --state-store is set.
 #pragma once
+
+#include "common/call_counters.hpp"
 
 #include <boost/asio/awaitable.hpp>
 
@@ -16,27 +18,17 @@ namespace toolgate::state {
 
 class redis_client;
 
-/// What take() answers.
-struct count_answer {
-    enum class kind : std::uint8_t {
-        taken, ///< the call is counted and may go on
-        full, ///< `limit` calls were taken in the last minute: none is counted now
-        failed, ///< the store could not count: `failure` says so
-    };
-    kind state = kind::taken;
-    /// full: how long until the oldest call of the last minute leaves it.
-    std::chrono::milliseconds retry_after { 0 };
-    std::string failure; ///< failed: what went wrong, for the caller (never a secret)
-};
+/// What take() answers (the quota counters' own answer).
+using count_answer = common::count_answer;
 
-class redis_call_counters {
+class redis_call_counters final : public common::call_counters {
 public:
     explicit redis_call_counters(std::shared_ptr<redis_client> client);
 
     /// Counts one call of `principal` at `now` unless `limit` calls were counted for it, on
     /// any replica, in the minute before (a sliding window). Never throws for the store.
-    boost::asio::awaitable<count_answer> take(
-        std::string principal, std::uint32_t limit, std::chrono::system_clock::time_point now);
+    boost::asio::awaitable<count_answer> take(std::string principal, std::uint32_t limit,
+        std::chrono::system_clock::time_point now) override;
 
     /// The sorted set holding `principal`'s calls (tests, operators).
     static std::string key_of(std::string const& principal);

@@ -82,6 +82,12 @@ tool_result<call_options> take_call_options(boost::json::object& arguments)
                 return tokens.error();
             }
             options.max_tokens = *tokens;
+        } else if (reserved.name == "_dry_run") {
+            if (!value.is_bool()) {
+                return refuse("argument `_dry_run`: expected true (show the request without "
+                              "sending it) or false");
+            }
+            options.dry_run = value.get_bool();
         }
         options.given[reserved.name] = std::move(value);
     }

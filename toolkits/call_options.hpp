@@ -17,6 +17,7 @@ namespace toolgate::toolkits {
 struct call_options {
     std::optional<std::vector<field_path>> fields; ///< `_fields`: what to keep of the answer
     std::optional<std::uint64_t> max_tokens; ///< `_max_tokens`: this call's budget, as asked
+    bool dry_run = false; ///< `_dry_run`: show the request, send nothing (toolkits/dry_run.hpp)
     /// The reserved arguments as the caller gave them (a note's next call repeats them).
     boost::json::object given;
 };

@@ -6,6 +6,8 @@
 #include "toolkits/result_limits.hpp"
 #include "toolkits/validate.hpp"
 
+#include <chrono>
+
 namespace toolgate::toolkits {
 
 catalogue_provider::catalogue_provider(
@@ -69,27 +71,53 @@ boost::asio::awaitable<protocol::call_result> catalogue_provider::call(
     if (!ref) {
         co_return protocol::call_result::error("tool `" + tool.name + "` is not served");
     }
+    auto* controls = context.controls();
+    auto const started = std::chrono::steady_clock::now();
     // The reserved arguments are toolgate's: out before validation, so none reaches a platform.
     auto options = take_call_options(arguments);
-    if (!options) {
-        report_refusal(context, *ref->toolkit, *ref->tool, options.error().message);
-        co_return protocol::call_result::error(std::move(options.error().message));
-    }
-    if (auto valid = validate_arguments(*ref->toolkit, *ref->tool, arguments); !valid) {
-        auto problem = valid.error().message;
-        report_refusal(context, *ref->toolkit, *ref->tool, problem);
-        co_return protocol::call_result::error(std::move(problem));
+    auto valid = options ? validate_arguments(*ref->toolkit, *ref->tool, arguments)
+                         : tool_result<void>(options.error());
+    if (!valid) {
+        auto result = protocol::call_result::error(std::move(valid.error().message));
+        report_refusal(context, *ref->toolkit, *ref->tool, result.content.front().text);
+        if (controls != nullptr) {
+            controlled_call const refused { *ref->toolkit, *ref->tool, arguments, false };
+            controls->finished(refused, result, call_end::invalid_arguments,
+                std::chrono::steady_clock::now() - started, context);
+        }
+        co_return result;
     }
     normalise_integers(*ref->tool, arguments);
-    // A list tool's arguments are kept for the call a cut answer's note proposes.
-    boost::json::object kept;
-    if (ref->tool->paging != nullptr) {
-        kept = arguments;
+    bool const dry_run = options->dry_run;
+    controlled_call const admitted { *ref->toolkit, *ref->tool, arguments, dry_run };
+    if (controls != nullptr) {
+        if (auto refusal = co_await controls->admit(admitted, context)) {
+            co_return std::move(*refusal);
+        }
     }
-    auto result
-        = co_await executor_.execute(*ref->toolkit, *ref->tool, std::move(arguments), context);
+    if (dry_run) {
+        auto shown = executor_.dry_run(*ref->toolkit, *ref->tool, arguments, context);
+        if (controls != nullptr) {
+            controls->finished(admitted, shown, call_end::dry_run,
+                std::chrono::steady_clock::now() - started, context);
+        }
+        co_return shown;
+    }
+    // The executor takes a copy when the controls read the arguments after the call, or when a
+    // list tool's arguments are kept for the call a cut answer's note proposes.
+    boost::json::object sent;
+    if (controls != nullptr || ref->tool->paging != nullptr) {
+        sent = arguments;
+    } else {
+        sent = std::move(arguments);
+    }
+    auto result = co_await executor_.execute(*ref->toolkit, *ref->tool, std::move(sent), context);
+    if (controls != nullptr) {
+        controls->finished(admitted, result, call_end::answered,
+            std::chrono::steady_clock::now() - started, context);
+    }
     co_return limit_result(
-        std::move(result), results_, { ref->toolkit, ref->tool, &kept, &*options });
+        std::move(result), results_, { ref->toolkit, ref->tool, &arguments, &*options });
 }
 
 } // namespace toolgate::toolkits

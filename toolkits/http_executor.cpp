@@ -3,16 +3,22 @@
 // one renewal and one retry.
 #include "toolkits/http_executor.hpp"
 
+#include "common/ascii.hpp"
 #include "toolkits/auth.hpp"
 #include "toolkits/call_reporter.hpp"
+#include "toolkits/dry_run.hpp"
 #include "toolkits/oauth_providers.hpp"
 #include "toolkits/request_builder.hpp"
 #include "toolkits/secret_names.hpp"
 
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/json/serialize.hpp>
+#include <fmt/format.h>
+#include <openssl/evp.h>
 
 #include <algorithm>
+#include <array>
 #include <optional>
 
 namespace toolgate::toolkits {
@@ -76,9 +82,71 @@ bool lists(std::span<const std::string_view> names, std::string_view name)
     return std::find(names.begin(), names.end(), name) != names.end();
 }
 
+/// Answer headers that carry a platform's own id for a request, the first present wins: the
+/// common names, then those of platforms that use their own (the accounting platform's
+/// correlation id, the storage platform's request id, the deployment platform's id).
+constexpr std::string_view request_id_headers[] = { "x-request-id", "request-id",
+    "x-correlation-id", "xero-correlation-id", "box-request-id", "x-vercel-id" };
+
+/// The platform's id for the request it answered (cut short: it goes into the audit log).
+std::string request_id_of(transport::outbound_response const& response)
+{
+    constexpr std::size_t longest = 128;
+    for (auto name : request_id_headers) {
+        auto value = response.header(name);
+        if (!value.empty()) {
+            value.resize(std::min(value.size(), longest));
+            return value;
+        }
+    }
+    return {};
+}
+
 std::string qualified_name(toolkit_spec const& toolkit, tool_spec const& tool)
 {
     return std::string(toolkit.name) + "." + std::string(tool.name);
+}
+
+/// What names a request's place under pacing: a digest of the credentials it carries (never
+/// the credentials), and of the header that narrows them where the platform counts per that
+/// (the accounting platform's tenant).
+std::string pacing_key(toolkit_spec const& toolkit, prepared_request const& prepared)
+{
+    std::string material;
+    for (auto const& value : prepared.credential_values) {
+        material += value;
+        material += '\0';
+    }
+    if (auto const header = pacing_key_header(toolkit.name); !header.empty()) {
+        for (auto const& [name, value] : prepared.request.headers) {
+            if (common::iequals_ascii(name, header)) {
+                material += value;
+            }
+        }
+    }
+    std::array<unsigned char, EVP_MAX_MD_SIZE> digest {};
+    unsigned int length = 0;
+    EVP_Digest(material.data(), material.size(), digest.data(), &length, EVP_sha256(), nullptr);
+    return std::string(reinterpret_cast<char const*>(digest.data()), length);
+}
+
+/// A call refused by pacing: when to try again, as words and as a number.
+protocol::call_result paced_out(toolkit_spec const& toolkit, tool_spec const& tool,
+    upstream_rate rate, std::chrono::milliseconds wait, std::chrono::milliseconds timeout)
+{
+    auto const seconds = std::chrono::ceil<std::chrono::seconds>(wait).count();
+    boost::json::object answer;
+    answer["error"] = fmt::format("{}: not sent: toolgate sends at most {} {} requests in any {} "
+                                  "s per credential (--upstream-rate), and this call's turn would "
+                                  "come in {} s, past its deadline of {} s (--call-timeout); try "
+                                  "again in {} s",
+        qualified_name(toolkit, tool), rate.requests, toolkit.name,
+        std::chrono::duration<double>(rate.window).count(), seconds,
+        std::chrono::ceil<std::chrono::seconds>(timeout).count(), seconds);
+    answer["retry_after_seconds"] = seconds;
+    auto result = protocol::call_result::error(boost::json::serialize(answer));
+    result.structured = boost::json::value(std::move(answer));
+    return result;
 }
 
 } // namespace
@@ -206,6 +274,60 @@ boost::asio::awaitable<protocol::call_result> http_executor::execute(toolkit_spe
     co_return std::move(retried.result);
 }
 
+protocol::call_result http_executor::dry_run(toolkit_spec const& toolkit, tool_spec const& tool,
+    boost::json::object const& arguments, call_context const& context) const
+{
+    if (answer_locally(tool, arguments)) {
+        return show_local_answer(toolkit, tool);
+    }
+    std::shared_ptr<credential_source const> own_secrets;
+    bool has_token_source = tokens_ != nullptr;
+    if (auto const* given = context.credentials()) {
+        own_secrets = given->secrets;
+        has_token_source = given->tokens != nullptr;
+    }
+    credential_source const& secrets = own_secrets ? *own_secrets : credentials_;
+    auto const* provider = find_oauth_provider(toolkit.name);
+    bool const stored_token = provider != nullptr && lists(tool.secrets, provider->access_variable)
+        && has_token_source && !secrets.find(provider->access_variable);
+    // A stand-in for the stored token: it is masked like the real one would be, and fetching
+    // the real one could mean a renewal, which a dry run must not cause.
+    auto prepared = stored_token
+        ? prepare(toolkit, tool, arguments,
+            overlay_credentials(secrets, std::string(provider->access_variable), "stored-token"))
+        : prepare(toolkit, tool, arguments, secrets);
+    if (!prepared) {
+        return protocol::call_result::error(std::move(prepared.error().message));
+    }
+    return show_request(toolkit, tool, *prepared);
+}
+
+// `toolkit` and `tool` are catalogue entries; `prepared` belongs to the calling coroutine,
+// which awaits this one.
+boost::asio::awaitable<std::variant<transport::outbound_result, protocol::call_result>>
+http_executor::paced_send(
+    toolkit_spec const& toolkit, tool_spec const& tool, prepared_request& prepared)
+{
+    auto* pacer = execution_.pacer;
+    if (pacer == nullptr || !pacer->paces(toolkit.name)) {
+        // The request is copied into send(): the prepared redactions stay here for shaping.
+        co_return co_await client_.send(prepared.request);
+    }
+    auto const deadline = std::chrono::steady_clock::now() + execution_.call_timeout;
+    auto turn = co_await pacer->wait_turn(toolkit.name, pacing_key(toolkit, prepared), deadline);
+    if (turn.state == upstream_pacer::wait_result::kind::cancelled) {
+        co_return protocol::call_result::error(qualified_name(toolkit, tool)
+            + ": cancelled while waiting for its turn; nothing was sent");
+    }
+    if (turn.state == upstream_pacer::wait_result::kind::refused) {
+        co_return paced_out(toolkit, tool, turn.rate, turn.wait, execution_.call_timeout);
+    }
+    prepared.request.deadline = deadline; // the wait counts against the call's deadline
+    auto result = co_await client_.send(prepared.request);
+    turn.place.done();
+    co_return result;
+}
+
 // `context` belongs to the router for the whole call (see tool_provider.hpp).
 boost::asio::awaitable<http_executor::sent_call> http_executor::send_and_shape(
     toolkit_spec const& toolkit, tool_spec const& tool, prepared_request prepared,
@@ -232,12 +354,16 @@ boost::asio::awaitable<http_executor::sent_call> http_executor::send_and_shape(
         prepared.request.on_event = reporter->observer();
         reporter->start_heartbeat(co_await boost::asio::this_coro::executor);
     }
-    // The request is copied into send(): the prepared redactions stay here for shaping.
-    auto result = co_await client_.send(prepared.request);
+    auto sent = co_await paced_send(toolkit, tool, prepared);
     if (reporter) {
         reporter->stop();
     }
     sent_call out;
+    if (auto* refused = std::get_if<protocol::call_result>(&sent)) {
+        out.result = std::move(*refused);
+        co_return out;
+    }
+    auto& result = std::get<transport::outbound_result>(sent);
     if (result.failure == transport::outbound_failure::none) {
         out.status = result.response.status;
     }
@@ -258,6 +384,7 @@ boost::asio::awaitable<http_executor::sent_call> http_executor::send_and_shape(
     out.result.reservation = std::move(share);
     if (result.failure == transport::outbound_failure::none) {
         out.result.upstream_status = result.response.status;
+        out.result.upstream_request_id = request_id_of(result.response);
     }
     co_return out;
 }

@@ -8,10 +8,13 @@
 #include "toolkits/executor.hpp"
 #include "toolkits/result_shaper.hpp"
 #include "toolkits/token_source.hpp"
+#include "toolkits/upstream_pacer.hpp"
 #include "transport/outbound.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
+#include <variant>
 
 namespace toolgate::toolkits {
 
@@ -23,6 +26,11 @@ struct execution_options {
     /// go past it gets a tool error instead of adding to the server's memory (security
     /// review 9). 0: no budget.
     std::size_t answer_budget_bytes = 256 * 1024 * 1024;
+    /// Pacing toward the platforms (--upstream-rate); null: none. Outlives the executor.
+    upstream_pacer* pacer = nullptr;
+    /// --call-timeout: a call that would wait for its turn past this is refused at once, and
+    /// the wait counts against it.
+    std::chrono::milliseconds call_timeout { 55'000 };
 };
 
 class http_executor final : public tool_executor {
@@ -40,6 +48,13 @@ public:
     /// catalogue entries with static storage.
     boost::asio::awaitable<protocol::call_result> execute(toolkit_spec const& toolkit,
         tool_spec const& tool, boost::json::object arguments, call_context& context) override;
+
+    /// The request execute() would send, built and authenticated with the call's own
+    /// credentials and shown masked (toolkits/dry_run.hpp). An access token that only the
+    /// token store could supply is not fetched (nothing leaves the process): it is shown as
+    /// `***` like any other.
+    protocol::call_result dry_run(toolkit_spec const& toolkit, tool_spec const& tool,
+        boost::json::object const& arguments, call_context const& context) const override;
 
     /// The request a call would send, credentials included and marked as secret, without
     /// sending it (for a dry run, which redacts `secret_headers`/`secret_query` and the
@@ -60,6 +75,10 @@ private:
     boost::asio::awaitable<sent_call> send_and_shape(toolkit_spec const& toolkit,
         tool_spec const& tool, prepared_request prepared, std::vector<std::string> argument_secrets,
         call_context& context);
+    /// Sends `request`, after its turn under the toolkit's pacing when there is one; a
+    /// refused or cancelled wait comes back as the call's result instead (nothing sent).
+    boost::asio::awaitable<std::variant<transport::outbound_result, protocol::call_result>>
+    paced_send(toolkit_spec const& toolkit, tool_spec const& tool, prepared_request& prepared);
 
     transport::outbound_client& client_;
     credential_source const& credentials_;

@@ -24,6 +24,8 @@ inline constexpr reserved_argument reserved_arguments[] = {
         R"({"type":"array","items":{"type":"string"},"description":"Only these parts of the answer, as paths: items[].id, [].name"})" },
     { "_max_tokens", "max_tokens",
         R"({"type":"integer","minimum":100,"description":"This answer's token budget; longer answers are cut with a note"})" },
+    { "_dry_run", "dry_run",
+        R"({"type":"boolean","description":"true: show the request, credentials masked, and send nothing"})" },
 };
 
 constexpr bool is_reserved_argument(std::string_view name)

@@ -5,6 +5,7 @@
 #include "protocol/log_level.hpp"
 #include "protocol/tool_descriptor.hpp"
 #include "protocol/tool_view.hpp"
+#include "toolkits/call_controls.hpp"
 #include "toolkits/client_interaction.hpp"
 #include "toolkits/token_source.hpp"
 
@@ -41,9 +42,22 @@ public:
     /// call's own span, and the caller's `tracestate`); empty when the call carries none.
     virtual std::string_view traceparent() const { return {}; }
     virtual std::string_view tracestate() const { return {}; }
+    /// The trace id inside traceparent() (`00-<trace id>-<span id>-<flags>`); "" without one.
+    std::string_view trace_id() const
+    {
+        constexpr std::size_t start = 3;
+        constexpr std::size_t length = 32;
+        auto const parent = traceparent();
+        return parent.size() < start + length ? std::string_view() : parent.substr(start, length);
+    }
     /// The credentials this call may use (assembled once for its request: headers, the
     /// client's own secrets, the server's); nullptr: the executor's defaults (the server's).
     virtual call_credentials const* credentials() const { return nullptr; }
+    /// Who calls: the authenticated client's principal (`static:bob`, `jwt:<sub>`); empty
+    /// without client authentication (stdio, or HTTP without it).
+    virtual std::string_view principal() const { return {}; }
+    /// The operator's controls over this call (quota, confirmation, audit); nullptr: none.
+    virtual call_controls* controls() const { return nullptr; }
     /// What the call may ask the client (elicitation); nullptr: nothing.
     virtual client_interaction* interaction() { return nullptr; }
     /// Whether this caller lacks the sign-in `toolkit`'s tools need, and could connect its

@@ -528,7 +528,10 @@ asio::awaitable<outbound_result> https_client::send(outbound_request request)
         co_return failed(
             outbound_failure::cancelled, request.method + ": cancelled before sending");
     }
-    auto const deadline = steady_clock::now() + st->options.deadline;
+    auto deadline = steady_clock::now() + st->options.deadline;
+    if (request.deadline != steady_clock::time_point {}) {
+        deadline = std::min(deadline, request.deadline);
+    }
     try {
         // A strand per call: the pool wakes waiters by posting to their executor, which is
         // only safe when that executor serialises the call (STYLE §3).

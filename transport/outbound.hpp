@@ -69,6 +69,9 @@ struct outbound_request {
     /// Who sends it, for metrics: a name with static storage (the catalogue's toolkit name);
     /// empty for other callers.
     std::string_view toolkit;
+    /// When the call must be over if that is sooner than the client's own deadline from the
+    /// sending on (a call that waited for its turn under pacing); default: none.
+    std::chrono::steady_clock::time_point deadline {};
 };
 
 /// The platform's answer, complete.

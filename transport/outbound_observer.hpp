@@ -4,6 +4,7 @@
 
 #include "transport/outbound.hpp"
 
+#include <chrono>
 #include <string_view>
 
 namespace toolgate::transport {
@@ -22,6 +23,15 @@ public:
     virtual void on_retry(std::string_view toolkit) noexcept = 0;
     /// A redirect is followed.
     virtual void on_redirect(std::string_view toolkit) noexcept = 0;
+    /// A request waited `waited` for its turn under the toolkit's pacing (--upstream-rate),
+    /// or was `refused` because its turn would come past the call's deadline.
+    virtual void on_paced(
+        std::string_view toolkit, std::chrono::milliseconds waited, bool refused) noexcept
+    {
+        (void)toolkit;
+        (void)waited;
+        (void)refused;
+    }
 };
 
 } // namespace toolgate::transport

@@ -213,7 +213,7 @@ public:
 } // namespace
 
 // The bound grew from 1.3 MB with the reserved arguments every tool takes (`_fields`,
-// `_max_tokens`, later `_dry_run`: toolkits/reserved_arguments.hpp).
+// `_max_tokens`, `_dry_run`: toolkits/reserved_arguments.hpp).
 TEST_CASE("the full listing of 1150 tools stays under 1.6 MB", "[toolkits][text]")
 {
     unused_executor executor;
