@@ -29,6 +29,15 @@ void add_upstream_options(CLI::App& app, upstream_options& o)
     app.add_flag("--allow-insecure-upstream", o.allow_insecure,
         "allow plain http:// platform URLs (--base-url, VECTORDB_SERVER_URL) to hosts "
         "other than loopback; credentials then travel unencrypted");
+    app.add_option("--client-host-allow", o.client_host_allow,
+           "a host (glob, e.g. '*.freshservice.com' or 'vectordb.example.com') that a "
+           "client's own secret may name (VECTORDB_SERVER_URL, DESK_SUBDOMAIN); repeatable; "
+           "none: clients name no host")
+        ->delimiter(',')
+        ->envname("TOOLGATE_CLIENT_HOST_ALLOW");
+    app.add_flag("--client-host-allow-private", o.client_host_allow_private,
+        "hosts allowed by --client-host-allow may be, or resolve to, loopback, private or "
+        "link-local addresses (an internal network's)");
 }
 
 transport::https_options https_options_of(upstream_options const& o)

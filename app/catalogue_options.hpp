@@ -30,12 +30,17 @@ struct upstream_options {
     std::chrono::seconds call_timeout { 55 };
     std::size_t max_response_bytes = 32 * 1024 * 1024; ///< --max-response-bytes
     bool allow_insecure = false; ///< --allow-insecure-upstream: http:// platforms off loopback
+    /// --client-host-allow: host globs a client's own secret (VECTORDB_SERVER_URL,
+    /// DESK_SUBDOMAIN) may name (security review 3, item 2).
+    std::vector<std::string> client_host_allow;
+    /// --client-host-allow-private: ... even at loopback, private or link-local addresses.
+    bool client_host_allow_private = false;
 };
 
 /// --toolkits and --tools.
 void add_catalogue_options(CLI::App& app, catalogue_options& o);
-/// --base-url, --ca-file, --connect-timeout, --call-timeout, --max-response-bytes and
-/// --allow-insecure-upstream.
+/// --base-url, --ca-file, --connect-timeout, --call-timeout, --max-response-bytes,
+/// --allow-insecure-upstream, --client-host-allow and --client-host-allow-private.
 void add_upstream_options(CLI::App& app, upstream_options& o);
 
 /// The HTTPS client's settings for `o` (time-outs, answer size, extra CA).

@@ -2,6 +2,7 @@
 #include "app/catalogue_service.hpp"
 
 #include "app/state_store.hpp"
+#include "common/masking.hpp"
 #include "credentials/credential_hub.hpp"
 #include "discovery/discovery.hpp"
 #include "toolkits/base_url.hpp"
@@ -99,6 +100,23 @@ void warn_insecure_secret_urls(config const& cfg, toolkits::credential_source co
                 spdlog::warn("{} is a plain http:// URL of a host that is not loopback: {} calls "
                              "are refused until it uses https:// (or --allow-insecure-upstream)",
                     rule.secret, kit->name);
+            }
+        }
+    }
+}
+
+/// A credential shorter than common::min_masked_length is refused at each call that needs it
+/// (toolkits/auth.cpp, security review 3 item 19): say so at start-up, by variable name only.
+void warn_short_secrets(toolkits::credential_source const& credentials)
+{
+    for (auto const* kit : toolkits::all_toolkits()) {
+        for (auto const& rule : kit->transmission) {
+            auto value = rule.in == "url" ? std::nullopt : credentials.find(rule.secret);
+            if (value && value->size() < common::min_masked_length) {
+                spdlog::warn("{} is shorter than {} characters, too short to be a real "
+                             "credential: {} calls that need it are refused until it is set "
+                             "right",
+                    rule.secret, common::min_masked_length, kit->name);
             }
         }
     }
@@ -216,16 +234,22 @@ service make_catalogue_service(config const& cfg, boost::asio::io_context& ioc)
     auto client = std::make_shared<transport::https_client>(ioc, https_options_of(cfg.upstream));
     auto settings = cfg.credentials;
     settings.allow_insecure = cfg.upstream.allow_insecure;
+    // Half the call's time at most: the call still needs the other half for the platform.
+    settings.lock_wait = std::min<std::chrono::milliseconds>(std::chrono::seconds(10),
+        std::chrono::duration_cast<std::chrono::milliseconds>(cfg.upstream.call_timeout) / 2);
     settings.keys = store_keys_of(cfg);
     auto store = make_state_store(cfg, ioc);
     settings.store = store;
     auto hub = std::make_shared<credentials::credential_hub>(std::move(settings), *client);
     auto credentials = hub->server_secrets();
     warn_insecure_secret_urls(cfg, *credentials);
+    warn_short_secrets(*credentials);
     warn_unrenewable(*hub);
     auto pacer = std::make_shared<toolkits::upstream_pacer>(toolkits::read_rates(cfg.pacing));
     toolkits::execution_options execution;
-    execution.allow_insecure_upstream = cfg.upstream.allow_insecure;
+    execution.url_secrets.allow_insecure_http = cfg.upstream.allow_insecure;
+    execution.url_secrets.client_hosts = cfg.upstream.client_host_allow;
+    execution.url_secrets.client_private_addresses = cfg.upstream.client_host_allow_private;
     execution.pacer = pacer.get();
     execution.call_timeout = cfg.upstream.call_timeout;
     // Answers over the budget are cut from their text, not from a parsed value: the shaper

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdlib>
 #include <sstream>
+#include <sys/stat.h>
 #include <toml++/toml.h>
 #include <vector>
 
@@ -175,6 +176,23 @@ std::string toml_value(std::string_view v, bool flag)
     return toml_string(v);
 }
 
+/// A secret in a file other users can read is no secret (security review 3, item 17): the
+/// same rule as the secrets file's (credentials/secrets_file.hpp), for files that hold one.
+void refuse_if_shared(std::string const& path, std::string const& key, CLI::Option const& option,
+    toml::source_region const& source)
+{
+    struct stat st { };
+    if (::stat(path.c_str(), &st) != 0 || (st.st_mode & 077) == 0) {
+        return;
+    }
+    auto const variable = option.get_envname();
+    throw config_file_error(fmt::format(
+        "{}: {} is a secret, and the file is open to other users (mode {:04o}); chmod 600 {}, "
+        "or give it {}instead",
+        where(path, source), key, st.st_mode & 07777, path,
+        variable.empty() ? std::string() : fmt::format("in the environment ({}) ", variable)));
+}
+
 } // namespace
 
 bool is_secret_option(std::string_view name)
@@ -242,6 +260,13 @@ std::set<std::string> apply_config_file(
                 "{}: unknown key \"{}\"{}", where(path, key.source()), name, close_key(app, name)));
         }
         items.push_back({ name, option, values_of(path, name, node, *option), key.source() });
+    }
+    for (auto const& item : items) {
+        // "***" is what --print-config writes for a secret: a placeholder, not a secret.
+        bool const masked = item.values.size() == 1 && item.values.front() == "***";
+        if (!is_flag(*item.option) && is_secret_option(item.key) && !masked) {
+            refuse_if_shared(path, item.key, *item.option, item.source);
+        }
     }
     std::set<std::string> applied;
     for (auto& item : items) {

@@ -52,6 +52,23 @@ bool is_loopback_address(std::string const& host)
     return host == "127.0.0.1" || host == "::1" || host.starts_with("127.");
 }
 
+/// The metrics port follows the MCP port's rule (security review 3, item 16): off loopback,
+/// either clients authenticate, or the operator said the metrics are for anyone.
+void check_metrics_exposure(config const& cfg, client_auth const* auth)
+{
+    auto const& listen = cfg.ops.metrics_listen;
+    if (listen.empty() || is_loopback_address(parse_listen_address(listen)->first) || auth
+        || cfg.ops.metrics_public || cfg.http.allow_unauthenticated) {
+        return;
+    }
+    throw std::runtime_error(fmt::format(
+        "--metrics-listen {} is not a loopback address and client authentication is not "
+        "configured, so anyone who reaches it reads the metrics; bind it to 127.0.0.1, set "
+        "--auth-token-file or --oauth-jwks-file, or pass --metrics-public to serve them to "
+        "anyone who reaches that address",
+        listen));
+}
+
 /// Who may reach this server, and with what: refuses (throws) an exposed bind without client
 /// authentication and per-client credentials without it; says what is in force.
 void check_exposure(config const& cfg, client_auth const* auth, service const& svc)
@@ -68,6 +85,7 @@ void check_exposure(config const& cfg, client_auth const* auth, service const& s
     if (!is_loopback_address(host) && !auth) {
         spdlog::warn("serving {} without client authentication (--allow-unauthenticated)", host);
     }
+    check_metrics_exposure(cfg, auth);
     // Per-client credentials need to know who the client is (issue 14 item 5).
     if (!auth && (!creds.credentials_file.empty() || creds.per_request)) {
         throw std::runtime_error(

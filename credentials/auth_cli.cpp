@@ -20,9 +20,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fcntl.h>
+#include <memory>
+#include <netinet/in.h>
 #include <spawn.h>
 #include <stdexcept>
+#include <sys/socket.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 extern char** environ;
 
@@ -197,6 +201,81 @@ private:
     std::string description_;
 };
 
+/// Whether this machine has an IPv6 loopback to bind at all.
+bool has_ipv6_loopback()
+{
+    int const fd = ::socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        return false;
+    }
+    sockaddr_in6 address {};
+    address.sin6_family = AF_INET6;
+    address.sin6_addr = in6addr_loopback;
+    bool const ok = ::bind(fd, reinterpret_cast<sockaddr const*>(&address), sizeof address) == 0;
+    ::close(fd);
+    return ok;
+}
+
+/// The callback's listeners: 127.0.0.1, and [::1] on the same port when the redirect names
+/// `localhost`, which a browser may resolve to either address: a program holding the other
+/// one at that port would receive the code (security review 3, item 15).
+struct callback_listeners {
+    std::unique_ptr<transport::http_listener> v4;
+    std::unique_ptr<transport::http_listener> v6;
+
+    std::uint16_t port() const { return v4->port(); }
+    void start()
+    {
+        v4->start();
+        if (v6) {
+            v6->start();
+        }
+    }
+    void stop()
+    {
+        v4->stop();
+        if (v6) {
+            v6->stop();
+        }
+    }
+};
+
+/// Binds the callback (RFC 8252 §7.3: a loopback address, on a port we choose: any free one
+/// unless --port asks for the one the app registered). Throws std::runtime_error when an
+/// address cannot be had.
+callback_listeners open_callback(
+    asio::io_context& ioc, auth_command const& a, transport::http_handler& handler)
+{
+    transport::http_limits limits;
+    limits.max_connections = 16;
+    limits.max_connections_per_address = 64;
+    // Idle local connections make way for the browser's instead of earning it a 503
+    // (security review 3, item 14).
+    limits.evict_idle_when_full = true;
+    bool const both = a.redirect_host == "localhost" && has_ipv6_loopback();
+    for (int attempt = 1;; ++attempt) {
+        callback_listeners out;
+        out.v4
+            = std::make_unique<transport::http_listener>(ioc, "127.0.0.1", a.port, handler, limits);
+        if (!both) {
+            return out;
+        }
+        try {
+            out.v6 = std::make_unique<transport::http_listener>(
+                ioc, "::1", out.port(), handler, limits);
+            return out;
+        } catch (std::runtime_error const&) {
+            if (a.port != 0 || attempt == 5) {
+                throw std::runtime_error(fmt::format(
+                    "another program listens on [::1]:{}, where a browser may send the "
+                    "sign-in for localhost; choose another --port (and register its redirect "
+                    "URI), or use --redirect-host 127.0.0.1",
+                    out.port()));
+            }
+        }
+    }
+}
+
 /// Everything a command needs, made once.
 struct command_context {
     auth_cli_settings const& cfg;
@@ -291,11 +370,7 @@ asio::awaitable<int> login(command_context& ctx)
     auto const state = random_token();
     asio::steady_timer done(ctx.ioc);
     callback_handler handler(state, done);
-    transport::http_limits limits;
-    limits.max_connections = 16;
-    // RFC 8252 §7.3: the redirect goes to a loopback address on a port we choose (any free one
-    // unless --port asks for the one the app registered).
-    transport::http_listener listener(ctx.ioc, "127.0.0.1", a.port, handler, limits);
+    auto listener = open_callback(ctx.ioc, a, handler);
     listener.start();
     auto const redirect_uri
         = fmt::format("http://{}:{}/callback", a.redirect_host, listener.port());

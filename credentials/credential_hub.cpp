@@ -151,13 +151,14 @@ credential_hub::credential_hub(
         }
         tokens_ = std::make_shared<token_refresher>(
             client, std::make_shared<shared_token_store>(settings_.store, *settings_.keys),
-            [secrets] { return secrets; }, std::move(clock), settings_.allow_insecure);
+            [secrets] { return secrets; }, std::move(clock), settings_.allow_insecure,
+            settings_.lock_wait);
         return;
     }
     auto path = settings_.token_store.empty() ? token_file::default_path() : settings_.token_store;
     tokens_ = std::make_shared<token_refresher>(
         client, token_file(std::move(path), settings_.keys), [secrets] { return secrets; },
-        std::move(clock), settings_.allow_insecure);
+        std::move(clock), settings_.allow_insecure, settings_.lock_wait);
     if (!settings_.keys && !tokens_->snapshot().empty()) {
         spdlog::warn("{}: tokens are stored unencrypted; set TOOLGATE_STORE_KEY or "
                      "--store-key-file to encrypt them (they are sealed at the next write)",
@@ -250,13 +251,14 @@ common::checked<std::shared_ptr<toolkits::call_credentials const>> credential_hu
         layers.push_back(it->second);
     }
     auto creds = std::make_shared<toolkits::call_credentials>();
+    auto const client_layers = layers.size(); // the request's and the principal's own
     if (settings_.shared) {
         layers.push_back(server_secrets_);
     }
     // The client's own sign-ins, then the server's only when it shares them.
     creds->tokens = std::make_shared<principal_tokens>(tokens_, principal, settings_.shared);
     creds->secrets = std::make_shared<toolkits::layered_credentials const>(
-        std::move(layers), per_client_hint());
+        std::move(layers), per_client_hint(), client_layers);
     return std::shared_ptr<toolkits::call_credentials const>(std::move(creds));
 }
 

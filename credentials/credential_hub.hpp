@@ -15,6 +15,7 @@
 #include "toolkits/token_source.hpp"
 #include "transport/outbound.hpp"
 
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -34,6 +35,8 @@ struct credential_settings {
     bool shared = false; ///< --shared-credentials
     bool per_request = false; ///< --per-request-credentials
     bool allow_insecure = false; ///< --allow-insecure-upstream (OAuth endpoint overrides)
+    /// How long a renewal waits for another process's renewal lock (below --call-timeout).
+    std::chrono::milliseconds lock_wait { std::chrono::seconds(10) };
     /// The token encryption key (--store-key-file, TOOLGATE_STORE_KEY); none: plain tokens in
     /// the file, and no shared store.
     std::optional<state::store_keys> keys;

@@ -16,7 +16,9 @@
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -25,6 +27,14 @@ namespace json = boost::json;
 namespace urls = boost::urls;
 
 namespace {
+
+/// Longer tokens than this are refused: real ones (JWTs with many claims) stay within a few
+/// kilobytes, and each is sent in a header on every call.
+constexpr std::size_t max_token_length = 8192;
+/// `expires_in` is kept within these bounds: 0, a negative number or a second would mean a
+/// renewal on every call; a century (or 2^63 - 1) would overflow the expiry time.
+constexpr std::int64_t min_lifetime = 60;
+constexpr std::int64_t max_lifetime = 366LL * 24 * 3600;
 
 std::string encode(std::string_view text)
 {
@@ -69,30 +79,49 @@ std::string string_member(json::object const& o, std::string_view key)
     return v && v->is_string() ? std::string(v->get_string()) : std::string();
 }
 
-std::optional<std::int64_t> seconds_member(json::object const& o, std::string_view key)
+/// `expires_in` as a number of seconds: an integer, a number or a numeric string (some
+/// servers send strings). nullopt when absent or not a number at all.
+std::optional<double> seconds_member(json::object const& o, std::string_view key)
 {
     auto const* v = o.if_contains(key);
     if (v == nullptr) {
         return std::nullopt;
     }
     if (v->is_int64()) {
-        return v->get_int64();
+        return static_cast<double>(v->get_int64());
     }
     if (v->is_uint64()) {
-        return static_cast<std::int64_t>(v->get_uint64());
+        return static_cast<double>(v->get_uint64());
     }
     if (v->is_double()) {
-        return static_cast<std::int64_t>(v->get_double());
+        return v->get_double();
     }
     if (v->is_string()) {
-        // Some servers send numbers as strings.
         char* end = nullptr;
-        auto const n = std::strtoll(v->get_string().c_str(), &end, 10);
+        auto const n = std::strtod(v->get_string().c_str(), &end);
         if (end != v->get_string().c_str()) {
             return n;
         }
     }
     return std::nullopt;
+}
+
+/// Why a token the endpoint sent cannot be used, or "" when it can: visible ASCII only (RFC
+/// 6749 §A.12 VSCHAR without the space, which a Bearer header could not carry) and of a sane
+/// length (security review 3, item 10). A CR or LF would split the header it is sent in.
+std::string token_problem(std::string_view token)
+{
+    if (token.size() < common::min_masked_length) {
+        return fmt::format("shorter than {} characters", common::min_masked_length);
+    }
+    if (token.size() > max_token_length) {
+        return fmt::format("longer than {} characters", max_token_length);
+    }
+    bool const visible = std::all_of(token.begin(), token.end(), [](char c) {
+        auto const u = static_cast<unsigned char>(c);
+        return u > 0x20 && u < 0x7f;
+    });
+    return visible ? std::string() : "it holds spaces, control characters or non-ASCII bytes";
 }
 
 std::optional<json::object> parse_object(std::string_view body)
@@ -290,16 +319,13 @@ boost::asio::awaitable<token_grant> oauth_client::request(
     auto body = parse_object(response.body);
     if (response.status >= 200 && response.status < 300 && body
         && !string_member(*body, "access_token").empty()) {
-        auto& e = out.entry;
-        e.grant = std::move(grant);
-        e.access_token = string_member(*body, "access_token");
-        e.refresh_token = string_member(*body, "refresh_token");
-        e.scope = string_member(*body, "scope");
-        e.obtained_at = started;
-        auto const lifetime
-            = seconds_member(*body, "expires_in").value_or(provider_.default_lifetime);
-        e.expires_at = started + std::max<std::int64_t>(lifetime, 1);
-        out.state = token_grant::outcome::granted;
+        out.entry = granted_entry(*body, std::move(grant), started);
+        out.problem = usable_problem(out.entry, where);
+        out.state
+            = out.problem.empty() ? token_grant::outcome::granted : token_grant::outcome::failed;
+        if (!out.problem.empty()) {
+            out.entry = {}; // nothing of an unusable answer is kept
+        }
         co_return out;
     }
     auto const error = body ? string_member(*body, "error") : std::string();
@@ -316,6 +342,42 @@ boost::asio::awaitable<token_grant> oauth_client::request(
     out.problem = fmt::format(
         "the token endpoint {} answered HTTP {} without tokens", where, response.status);
     co_return out;
+}
+
+token_entry oauth_client::granted_entry(
+    json::object const& body, std::string grant, std::int64_t started) const
+{
+    token_entry e;
+    e.grant = std::move(grant);
+    e.access_token = string_member(body, "access_token");
+    e.refresh_token = string_member(body, "refresh_token");
+    e.scope = string_member(body, "scope");
+    e.obtained_at = started;
+    auto const lifetime = seconds_member(body, "expires_in");
+    auto seconds = static_cast<double>(provider_.default_lifetime);
+    if (lifetime && std::isfinite(*lifetime)) {
+        seconds = *lifetime;
+    }
+    // Clamped as a double first: casting 1e30 to an integer would be undefined.
+    seconds = std::clamp(seconds, double(min_lifetime), double(max_lifetime));
+    e.expires_at = started + static_cast<std::int64_t>(seconds);
+    return e;
+}
+
+std::string oauth_client::usable_problem(token_entry const& entry, std::string const& where)
+{
+    if (auto why = token_problem(entry.access_token); !why.empty()) {
+        return fmt::format(
+            "the token endpoint {} answered with an unusable access token ({})", where, why);
+    }
+    if (entry.refresh_token.empty()) {
+        return {};
+    }
+    if (auto why = token_problem(entry.refresh_token); !why.empty()) {
+        return fmt::format(
+            "the token endpoint {} answered with an unusable refresh token ({})", where, why);
+    }
+    return {};
 }
 
 boost::asio::awaitable<tenant_list> oauth_client::tenants(std::string access_token)

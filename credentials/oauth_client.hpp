@@ -9,6 +9,7 @@
 #include "transport/outbound.hpp"
 
 #include <boost/asio/awaitable.hpp>
+#include <boost/json/object.hpp>
 
 #include <cstdint>
 #include <functional>
@@ -103,6 +104,12 @@ public:
 
 private:
     using form = std::vector<std::pair<std::string, std::string>>;
+    /// The tokens of a successful answer, with `expires_in` kept within sane bounds (the
+    /// provider's default lifetime when absent).
+    token_entry granted_entry(
+        boost::json::object const& body, std::string grant, std::int64_t started) const;
+    /// Why the granted tokens cannot be used (control characters, length), or "".
+    static std::string usable_problem(token_entry const& entry, std::string const& where);
     boost::asio::awaitable<token_grant> request(
         client_identity client, form fields, std::string grant, std::vector<std::string> secrets);
 

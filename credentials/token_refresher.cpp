@@ -31,6 +31,8 @@ using toolkits::token_answer;
 struct token_refresher::flight {
     std::mutex mutex;
     bool done = false;
+    /// Set when a 401 to a token not yet expired started it: the refused token.
+    std::string forced_by;
     token_answer answer;
     common::checked<bool> changed = false; ///< a read of the store: what reload_if_changed says
     /// Each waiting coroutine's executor and completion handler.
@@ -52,6 +54,16 @@ struct token_refresher::state {
     std::map<std::string, std::string, std::less<>> unreadable;
     /// Clients' backends, made from the server's as their first call needs them.
     std::map<std::string, std::shared_ptr<token_backend>, std::less<>> backends;
+    /// Per principal and toolkit, the token the last renewal forced by a 401 gave, and the
+    /// pause before another forced renewal may replace it (security review 3, item 11).
+    struct forced_renewal {
+        std::string token;
+        std::int64_t pause = 0;
+        std::int64_t not_before = 0;
+    };
+    std::map<key, forced_renewal> forced;
+    /// Per principal and toolkit, since when another process or replica has held the renewal.
+    std::map<key, std::int64_t> lock_busy_since;
 };
 
 namespace {
@@ -114,9 +126,10 @@ template <class Handler> void join_flight::operator()(Handler&& handler) const
 }
 
 token_refresher::token_refresher(transport::outbound_client& client, token_file file,
-    secrets_provider client_secrets, oauth_client::clock now, bool allow_insecure)
-    : token_refresher(
-        client, make_file_backend(file), std::move(client_secrets), std::move(now), allow_insecure)
+    secrets_provider client_secrets, oauth_client::clock now, bool allow_insecure,
+    std::chrono::milliseconds lock_wait)
+    : token_refresher(client, make_file_backend(file), std::move(client_secrets), std::move(now),
+        allow_insecure, lock_wait)
 {
     file_ = std::move(file);
     shared_ = false;
@@ -125,13 +138,14 @@ token_refresher::token_refresher(transport::outbound_client& client, token_file 
 
 token_refresher::token_refresher(transport::outbound_client& client,
     std::shared_ptr<token_backend> backend, secrets_provider client_secrets,
-    oauth_client::clock now, bool allow_insecure)
+    oauth_client::clock now, bool allow_insecure, std::chrono::milliseconds lock_wait)
     : client_(client)
     , file_(token_file::default_path())
     , backend_(std::move(backend))
     , shared_(true)
     , client_secrets_(std::move(client_secrets))
     , now_(std::move(now))
+    , lock_wait_(lock_wait)
     , state_(std::make_unique<state>())
 {
     for (auto const& provider : toolkits::oauth_providers()) {
@@ -321,6 +335,41 @@ asio::awaitable<void> token_refresher::read_store(
     }
 }
 
+token_refresher::step token_refresher::next_step(key const& k, std::string const& refused)
+{
+    step out;
+    std::lock_guard lock(state_->mutex);
+    token_entry const* stored = nullptr;
+    if (auto book = state_->entries.find(k.first); book != state_->entries.end()) {
+        auto const it = book->second.find(k.second);
+        stored = it == book->second.end() ? nullptr : &it->second;
+    }
+    out.signed_in = stored != nullptr && !stored->access_token.empty();
+    if (auto const refused_it = state_->refused.find(k); refused_it != state_->refused.end()) {
+        out.refusal = refused_it->second;
+        return out;
+    }
+    if (!out.signed_in) {
+        return out;
+    }
+    auto const& e = *stored;
+    bool const fresh = e.expires_at == 0 || now_() < e.expires_at - renew_margin(e);
+    bool const forced = fresh && e.access_token == refused;
+    if ((fresh && !forced) || (forced && !may_force(k, refused))) {
+        // A forced renewal that did not help waits its pause: the call gets the platform's
+        // own 401 meanwhile, not one renewal each.
+        out.answer = e.access_token;
+    } else if (auto running = state_->flights.find(k); running != state_->flights.end()) {
+        out.f = running->second;
+    } else {
+        out.f = std::make_shared<flight>();
+        out.f->forced_by = forced ? refused : std::string();
+        state_->flights.emplace(k, out.f);
+        out.start = true;
+    }
+    return out;
+}
+
 asio::awaitable<token_answer> token_refresher::access_token(
     std::string toolkit, std::string refused)
 {
@@ -337,41 +386,11 @@ asio::awaitable<token_answer> token_refresher::access_token_for(
     key const k { principal, toolkit };
     bool reread = false;
     for (;;) {
-        std::shared_ptr<flight> f;
-        bool start = false;
-        std::string answer;
-        std::string refusal;
-        bool signed_in = false;
-        {
-            std::lock_guard lock(state_->mutex);
-            token_entry const* stored = nullptr;
-            if (auto book = state_->entries.find(principal); book != state_->entries.end()) {
-                auto const it = book->second.find(toolkit);
-                stored = it == book->second.end() ? nullptr : &it->second;
-            }
-            auto const refused_it = state_->refused.find(k);
-            signed_in = stored != nullptr && !stored->access_token.empty();
-            if (refused_it != state_->refused.end()) {
-                refusal = refused_it->second;
-            } else if (signed_in) {
-                auto const& e = *stored;
-                bool const fresh = e.expires_at == 0 || now_() < e.expires_at - renew_margin(e);
-                if (fresh && e.access_token != refused) {
-                    answer = e.access_token;
-                } else if (auto running = state_->flights.find(k);
-                           running != state_->flights.end()) {
-                    f = running->second;
-                } else {
-                    f = std::make_shared<flight>();
-                    state_->flights.emplace(k, f);
-                    start = true;
-                }
-            }
+        auto next = next_step(k, refused);
+        if (!next.answer.empty()) {
+            co_return token_answer { token_answer::kind::token, std::move(next.answer) };
         }
-        if (!answer.empty()) {
-            co_return token_answer { token_answer::kind::token, std::move(answer) };
-        }
-        if (!signed_in || !refusal.empty()) {
+        if (!next.signed_in || !next.refusal.empty()) {
             if (!reread) {
                 reread = true;
                 auto changed = co_await reload_if_changed(principal);
@@ -383,28 +402,28 @@ asio::awaitable<token_answer> token_refresher::access_token_for(
                     continue;
                 }
             }
-            if (!refusal.empty()) {
-                auto out = failed(std::move(refusal));
+            if (!next.refusal.empty()) {
+                auto out = failed(std::move(next.refusal));
                 out.sign_in_again = true;
                 co_return out;
             }
             co_return token_answer {};
         }
-        if (start) {
+        if (next.start) {
             // The renewal runs as its own coroutine, so a caller that is cancelled meanwhile
             // does not cancel it for the others waiting.
             auto self = shared_from_this();
             auto const executor = co_await asio::this_coro::executor;
             asio::co_spawn(
-                executor, self->renew(k, f), [self, toolkit](std::exception_ptr const& e) {
+                executor, self->renew(k, next.f), [self, toolkit](std::exception_ptr const& e) {
                     transport::log_root_failure("token renewal for " + toolkit, e);
                 });
         }
-        join_flight join { f };
+        join_flight join { next.f };
         co_await asio::async_initiate<decltype(asio::use_awaitable), void()>(
             join, asio::use_awaitable);
-        std::lock_guard lock(f->mutex);
-        co_return f->answer;
+        std::lock_guard lock(next.f->mutex);
+        co_return next.f->answer;
     }
 }
 
@@ -418,6 +437,9 @@ asio::awaitable<void> token_refresher::renew(key k, std::shared_ptr<flight> f)
             entry = state_->entries[k.first][k.second];
         }
         answer = co_await renewal(k, std::move(entry));
+        if (!f->forced_by.empty() && answer.state == token_answer::kind::token) {
+            remember_forced(k, f->forced_by, answer.text);
+        }
     } catch (std::exception const& e) {
         answer = failed(k.second
             + ": the access token could not be renewed (internal error); "
@@ -425,6 +447,42 @@ asio::awaitable<void> token_refresher::renew(key k, std::shared_ptr<flight> f)
         spdlog::error("token renewal for {}: {}", k.second, e.what());
     }
     publish(k, f, std::move(answer));
+}
+
+bool token_refresher::may_force(key const& k, std::string const& refused) const
+{
+    // Called with state_->mutex held.
+    auto const it = state_->forced.find(k);
+    return it == state_->forced.end() || it->second.token != refused
+        || now_() >= it->second.not_before;
+}
+
+void token_refresher::remember_forced(
+    key const& k, std::string const& refused, std::string const& token)
+{
+    std::lock_guard lock(state_->mutex);
+    auto& f = state_->forced[k];
+    // The refused token came from the previous forced renewal: that one did not help.
+    bool const again = !f.token.empty() && f.token == refused;
+    f.pause = again ? std::clamp(f.pause * 2, first_pause, longest_pause) : first_pause;
+    f.token = token;
+    f.not_before = now_() + f.pause;
+    if (again) {
+        spdlog::warn("{}: the platform refused the access token the last renewal gave (401); "
+                     "the next renewal after a 401 waits {} s",
+            k.second, f.pause);
+    }
+}
+
+std::int64_t token_refresher::held_elsewhere_for(key const& k, bool busy)
+{
+    std::lock_guard lock(state_->mutex);
+    if (!busy) {
+        state_->lock_busy_since.erase(k);
+        return 0;
+    }
+    auto const since = state_->lock_busy_since.try_emplace(k, now_()).first->second;
+    return now_() - since;
 }
 
 void token_refresher::publish(key const& k, std::shared_ptr<flight> const& f, token_answer answer)
@@ -460,7 +518,8 @@ asio::awaitable<lock_attempt> token_refresher::hold_for_renewal(
     lock_attempt attempt;
     asio::steady_timer pause(co_await asio::this_coro::executor);
     auto const backend = backend_of(k.first);
-    auto const give_up = std::chrono::steady_clock::now() + backend->patience();
+    auto const give_up = std::chrono::steady_clock::now()
+        + std::min<std::chrono::milliseconds>(lock_wait_, backend->patience());
     for (;;) {
         attempt = co_await backend->try_hold(k.second);
         if (!attempt.busy()) {
@@ -492,6 +551,16 @@ asio::awaitable<token_answer> token_refresher::renewal(key k, token_entry entry)
     if (use_current) {
         co_return token_answer { token_answer::kind::token, entry.access_token };
     }
+    // A call waits for another's hold lock_wait_ at most, below --call-timeout (security review
+    // 3, item 13); until the hold has lasted the backend's patience over the calls that found
+    // it, they are told to come back.
+    auto const held_for = held_elsewhere_for(k, attempt.busy());
+    if (attempt.busy() && held_for < backend_->patience().count()) {
+        co_return failed(fmt::format("{}: the access token has expired, and another toolgate "
+                                     "process or replica is renewing it now; call again "
+                                     "shortly; nothing was sent",
+            toolkit));
+    }
     if (!attempt.stored) {
         spdlog::warn("{}: the {} could not be reread before renewing: {}", toolkit,
             backend_->where(), attempt.stored.error().message);
@@ -506,11 +575,11 @@ asio::awaitable<token_answer> token_refresher::renewal(key k, token_entry entry)
             co_return failed(fmt::format("{}: the access token has expired and another replica "
                                          "has been renewing it for {} s; call again shortly; "
                                          "nothing was sent",
-                toolkit, backend_->patience().count()));
+                toolkit, held_for));
         }
         spdlog::warn("{}: another process has held the token store's renewal lock for {} s; "
                      "renewing anyway",
-            toolkit, backend_->patience().count());
+            toolkit, held_for);
     } else if (auto it = attempt.stored->find(toolkit); it != attempt.stored->end()
                && it->second != entry && !it->second.access_token.empty()) {
         auto const& theirs = it->second;

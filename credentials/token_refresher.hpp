@@ -14,6 +14,8 @@
 #include "credentials/token_store.hpp"
 #include "toolkits/token_source.hpp"
 
+#include <chrono>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -32,13 +34,18 @@ public:
     /// token store). `client` must outlive this object. `client_secrets` gives the current
     /// source of the client ids and secrets (it may be reloaded). Endpoints come from
     /// endpoints_for() (throws on a bad override).
+    /// `lock_wait`: how long a renewal waits for another process's renewal lock before the
+    /// calls waiting for it are answered (a still valid token, or "call again shortly"), so a
+    /// held lock never makes a call outlast --call-timeout.
     token_refresher(transport::outbound_client& client, token_file file,
-        secrets_provider client_secrets, oauth_client::clock now, bool allow_insecure = false);
+        secrets_provider client_secrets, oauth_client::clock now, bool allow_insecure = false,
+        std::chrono::milliseconds lock_wait = std::chrono::seconds(10));
     /// Over another backend (the shared store; `backend` holds the server's own tokens, and
     /// its for_principal() a client's): nothing is read now; the first call that needs a
     /// toolkit's tokens reads them.
     token_refresher(transport::outbound_client& client, std::shared_ptr<token_backend> backend,
-        secrets_provider client_secrets, oauth_client::clock now, bool allow_insecure = false);
+        secrets_provider client_secrets, oauth_client::clock now, bool allow_insecure = false,
+        std::chrono::milliseconds lock_wait = std::chrono::seconds(10));
     ~token_refresher() override;
 
     /// The server's own (principal ""): access_token_for("", ...).
@@ -85,6 +92,10 @@ public:
     /// Seconds before expiry at which a token is renewed: a quarter of its lifetime, at most
     /// two minutes, at least one second.
     static std::int64_t renew_margin(token_entry const& entry);
+    /// After a renewal forced by a 401 gave a token the platform refuses too, the next forced
+    /// renewal of that principal's entry waits this long, doubling each time up to the maximum.
+    static constexpr std::int64_t first_pause = 60;
+    static constexpr std::int64_t longest_pause = 3600;
 
     struct flight; ///< one renewal and the calls waiting for it (internal)
 
@@ -93,9 +104,27 @@ public:
 
 private:
     struct state;
+    /// What a call for a token does next (decided under the state's lock): use `answer`,
+    /// report `refusal`, join the renewal `f` (starting it when `start`), or find no sign-in.
+    struct step {
+        std::shared_ptr<flight> f;
+        bool start = false;
+        std::string answer;
+        std::string refusal;
+        bool signed_in = false;
+    };
+    step next_step(key const& k, std::string const& refused);
     boost::asio::awaitable<void> renew(key k, std::shared_ptr<flight> f);
     boost::asio::awaitable<toolkits::token_answer> renewal(key k, token_entry entry);
     boost::asio::awaitable<toolkits::token_answer> renew_with(key k, token_entry entry);
+    /// Whether a renewal of `k` for `refused` (a 401 to a token not yet expired) may start
+    /// now. Called with the state's lock held.
+    bool may_force(key const& k, std::string const& refused) const;
+    /// Remembers what a renewal of `k` forced by a 401 to `refused` gave.
+    void remember_forced(key const& k, std::string const& refused, std::string const& token);
+    /// How long another has held `k`'s renewal, counted over the renewals that found it held
+    /// since it was last free; 0 once it is free (`busy` false).
+    std::int64_t held_elsewhere_for(key const& k, bool busy);
     /// Whether `principal`'s tokens in the store changed (and are now in hand); a problem when
     /// the shared store cannot be read.
     boost::asio::awaitable<common::checked<bool>> reload_if_changed(std::string principal);
@@ -114,6 +143,7 @@ private:
     bool shared_ = false; ///< the backend is the shared store, not file_
     secrets_provider client_secrets_;
     oauth_client::clock now_;
+    std::chrono::milliseconds lock_wait_;
     std::unique_ptr<state> state_;
 };
 

@@ -1,8 +1,6 @@
 // Token store file: format, private permissions, atomic replacement under a lock.
 #include "credentials/token_store.hpp"
 
-#include "credentials/secrets_file.hpp"
-
 #include <boost/json/object.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -12,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <sys/file.h>
@@ -88,9 +87,105 @@ void write_all(int fd, std::string const& text, std::string const& path)
     }
 }
 
-std::string read_text(std::string const& path)
+/// The directory holding the store must be safe from other users: one they can write to
+/// lets them replace the tokens or plant links (security review 3, item 12). Owned by the
+/// user running toolgate (or root) and writable by its owner only. False when it does not
+/// exist (no sign-in yet).
+bool check_directory(std::string const& dir)
 {
-    return read_private_file(path, what);
+    struct stat st { };
+    if (::stat(dir.c_str(), &st) != 0) {
+        if (errno == ENOENT) {
+            return false;
+        }
+        throw std::invalid_argument(
+            fmt::format("{}: the directory {}: {}", what, dir, std::strerror(errno)));
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        throw std::invalid_argument(fmt::format("{}: {} is not a directory", what, dir));
+    }
+    if (st.st_uid != ::geteuid() && st.st_uid != 0) {
+        throw std::invalid_argument(fmt::format(
+            "{}: the directory {} belongs to another user (uid {}), who could replace the "
+            "tokens; keep the store in a directory of your own",
+            what, dir, st.st_uid));
+    }
+    if ((st.st_mode & 022) != 0) {
+        throw std::invalid_argument(fmt::format(
+            "{}: the directory {} is writable by other users (mode {:04o}), who could replace "
+            "the tokens; chmod 700 {}",
+            what, dir, st.st_mode & 07777, dir));
+    }
+    return true;
+}
+
+/// Checks an open store or lock file: a regular file of the user running toolgate, private to
+/// it. `fd` was opened with O_NOFOLLOW, so it is the file itself, not a link's target.
+void check_open_file(int fd, std::string const& path)
+{
+    struct stat st { };
+    if (::fstat(fd, &st) != 0) {
+        throw std::invalid_argument(fmt::format("{} {}: {}", what, path, std::strerror(errno)));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        throw std::invalid_argument(fmt::format("{} {}: not a regular file", what, path));
+    }
+    if (st.st_uid != ::geteuid()) {
+        throw std::invalid_argument(fmt::format(
+            "{} {}: the file belongs to another user (uid {}, toolgate runs as uid {}); tokens "
+            "must be the signed-in user's own",
+            what, path, st.st_uid, ::geteuid()));
+    }
+    if ((st.st_mode & 077) != 0) {
+        throw std::invalid_argument(fmt::format(
+            "{} {}: the file is open to other users (mode {:04o}); it holds secrets, so it must "
+            "be readable by its owner only: chmod 600 {}",
+            what, path, st.st_mode & 07777, path));
+    }
+}
+
+/// Opens `path` without following a symbolic link there; a link gets a clear refusal.
+int open_no_follow(std::string const& path, int flags, std::string const& action)
+{
+    int const fd = ::open(path.c_str(), flags | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0 && errno == ELOOP) {
+        throw std::invalid_argument(fmt::format("{} {}: a symbolic link, not a file of its own; "
+                                                "remove it (toolgate never follows links here)",
+            what, path));
+    }
+    if (fd < 0 && errno != ENOENT) {
+        throw std::runtime_error(system_error(action, path));
+    }
+    return fd;
+}
+
+/// The store's text, or nullopt when there is no store yet. Opened once and checked through
+/// the open descriptor, so nothing can be swapped in between the check and the read.
+std::optional<std::string> read_store(std::string const& path)
+{
+    if (!check_directory(directory_of(path))) {
+        return std::nullopt;
+    }
+    fd_guard fd(open_no_follow(path, O_RDONLY, "read"));
+    if (fd.get() < 0) {
+        return std::nullopt;
+    }
+    check_open_file(fd.get(), path);
+    std::string text;
+    char buffer[8192];
+    for (;;) {
+        auto const n = ::read(fd.get(), buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0) {
+            throw std::runtime_error(system_error("read", path));
+        }
+        if (n == 0) {
+            return text;
+        }
+        text.append(buffer, static_cast<std::size_t>(n));
+    }
 }
 
 std::string str(json::object const& o, std::string_view key)
@@ -281,11 +376,8 @@ token_book parse_tokens(
 
 token_book token_file::load_all() const
 {
-    struct stat st { };
-    if (::stat(path_.c_str(), &st) != 0 && errno == ENOENT) {
-        return {};
-    }
-    return parse_tokens(read_text(path_), path_, keys_ ? &*keys_ : nullptr);
+    auto text = read_store(path_);
+    return text ? parse_tokens(*text, path_, keys_ ? &*keys_ : nullptr) : token_book {};
 }
 
 std::optional<token_entry> token_file::load(
@@ -342,13 +434,18 @@ token_lock::~token_lock()
     }
 }
 
+/// A lock file beside the store: never through a link planted there (O_NOFOLLOW), and only
+/// a private regular file of our own.
 static std::unique_ptr<token_lock> open_lock(std::string const& lock_path)
 {
-    int const fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    check_directory(directory_of(lock_path));
+    int const fd = open_no_follow(lock_path, O_RDWR | O_CREAT, "open the lock file");
     if (fd < 0) {
         throw std::runtime_error(system_error("open the lock file", lock_path));
     }
-    return std::make_unique<token_lock>(fd);
+    auto held = std::make_unique<token_lock>(fd);
+    check_open_file(fd, lock_path);
+    return held;
 }
 
 std::unique_ptr<token_lock> token_file::try_renewal_lock(

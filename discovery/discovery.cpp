@@ -31,6 +31,10 @@ using toolkits::reserved_arguments;
 constexpr std::size_t default_limit = 10;
 constexpr std::size_t max_limit = 50;
 constexpr std::size_t max_described = 20;
+/// Unknown names of one call that get did-you-mean suggestions: each costs a pass over the
+/// catalogue, and twenty of them in each of a batch's 64 calls took seconds of CPU (security
+/// review 3, item 6). A model fixes its first misspellings and asks again.
+constexpr std::size_t max_suggested = 3;
 constexpr std::size_t max_query = 500;
 
 tool_descriptor meta_tool(std::string_view name, std::string title, std::string description,
@@ -199,6 +203,24 @@ call_result json_answer(json::object answer)
     auto r = call_result::text(json::serialize(answer));
     r.structured = json::value(std::move(answer));
     return r;
+}
+
+/// An unknown name as describe_tools reports it, with close names when `suggest`.
+json::object unknown_name(
+    std::string_view name, std::span<const std::string_view> candidates, bool suggest)
+{
+    json::object miss;
+    miss["name"] = protocol::clipped(name);
+    if (suggest) {
+        json::array close;
+        for (auto& s : protocol::suggest_names(name, candidates)) {
+            close.emplace_back(s);
+        }
+        if (!close.empty()) {
+            miss["did_you_mean"] = std::move(close);
+        }
+    }
+    return miss;
 }
 
 std::string shown_name(tool_descriptor const& tool, call_context const& context)
@@ -469,6 +491,7 @@ call_result discovery_provider::describe_tools(
     json::array described;
     json::array unknown;
     json::object sign_ins; // by toolkit: the caller lacks its sign-in
+    std::size_t suggested = 0;
     for (auto name : wanted) {
         auto const* tool = find(name);
         auto const position = tool ? static_cast<std::size_t>(tool - tools_.data()) : 0;
@@ -479,16 +502,7 @@ call_result discovery_provider::describe_tools(
             }
             continue;
         }
-        json::object miss;
-        miss["name"] = protocol::clipped(name);
-        json::array close;
-        for (auto& s : protocol::suggest_names(name, candidates)) {
-            close.emplace_back(s);
-        }
-        if (!close.empty()) {
-            miss["did_you_mean"] = std::move(close);
-        }
-        unknown.push_back(std::move(miss));
+        unknown.push_back(unknown_name(name, candidates, suggested++ < max_suggested));
     }
     json::object answer;
     answer["tools"] = std::move(described);
@@ -497,6 +511,11 @@ call_result discovery_provider::describe_tools(
     }
     if (!unknown.empty()) {
         answer["unknown"] = std::move(unknown);
+    }
+    if (suggested > max_suggested) {
+        answer["note"] = fmt::format("close names are suggested for the first {} unknown names "
+                                     "only; find the others with toolgate_search_tools",
+            max_suggested);
     }
     return json_answer(std::move(answer));
 }

@@ -99,6 +99,40 @@ void trace_from_headers(protocol::tool_call& call, answer_format const& format)
 /// Below this a shared page is not worth compressing (one TCP segment or two).
 constexpr std::size_t min_gzip_bytes = 8 * 1024;
 
+/// Writes an answer holding a listing page: compressed (from the cache) when the client
+/// takes gzip and the page is large, as it is otherwise. `out` belongs to the caller for the
+/// whole write.
+asio::awaitable<void> send_listing(router& r, protocol::reply result,
+    transport::http_responder& out, answer_format format, bool per_client,
+    transport::header_list extra_headers)
+{
+    if (result.shared.size() >= min_gzip_bytes) {
+        extra_headers.emplace_back("Vary", "Accept-Encoding"); // caches must key on it
+        // A per-connection listing is compressed from its second request on: one asked for
+        // once (a new choice each time) costs no compression (security review 3, item 5).
+        if (auto segment = format.gzip
+                ? format.gzip->segment(result.shared_id, result.shared, !per_client)
+                : nullptr) {
+            extra_headers.emplace_back("Content-Encoding", "gzip");
+            // `segment` keeps the compressed form alive for this write, even if the cache
+            // lets it go meanwhile.
+            auto frame = transport::gzip_frame_around(result.text, *segment, result.tail);
+            if (auto* m = r.observer()) {
+                m->record_listing(
+                    true, frame.before.size() + segment->blocks.size() + frame.after.size());
+            }
+            co_await out.respond_parts(result.http_status, std::move(extra_headers),
+                std::move(frame.before), segment->blocks, std::move(frame.after));
+            co_return;
+        }
+    }
+    if (auto* m = r.observer()) {
+        m->record_listing(false, result.text.size() + result.shared.size() + result.tail.size());
+    }
+    co_await out.respond_parts(result.http_status, std::move(extra_headers), std::move(result.text),
+        result.shared, std::move(result.tail));
+}
+
 } // namespace
 
 std::shared_ptr<transport::message_sink> discard_sink()
@@ -162,26 +196,8 @@ asio::awaitable<void> answer_request(router& r, protocol::message msg,
         co_await out.respond(result->http_status, std::move(extra_headers), result->take());
         co_return;
     }
-    if (result->shared.size() >= min_gzip_bytes) {
-        extra_headers.emplace_back("Vary", "Accept-Encoding"); // caches must key on it
-        if (auto segment = format.gzip ? format.gzip->segment(result->shared) : nullptr) {
-            extra_headers.emplace_back("Content-Encoding", "gzip");
-            // The cache keeps the segment alive as long as the endpoint (and this write).
-            auto frame = transport::gzip_frame_around(result->text, *segment, result->tail);
-            if (auto* m = r.observer()) {
-                m->record_listing(
-                    true, frame.before.size() + segment->blocks.size() + frame.after.size());
-            }
-            co_await out.respond_parts(result->http_status, std::move(extra_headers),
-                std::move(frame.before), segment->blocks, std::move(frame.after));
-            co_return;
-        }
-    }
-    if (auto* m = r.observer()) {
-        m->record_listing(false, result->text.size() + result->shared.size() + result->tail.size());
-    }
-    co_await out.respond_parts(result->http_status, std::move(extra_headers),
-        std::move(result->text), result->shared, std::move(result->tail));
+    bool const per_client = view && view->per_client;
+    co_await send_listing(r, std::move(*result), out, format, per_client, std::move(extra_headers));
 }
 
 } // namespace toolgate::mcp

@@ -386,8 +386,8 @@ asio::awaitable<void> mcp_http_endpoint::post(http_request const& request, http_
         conv = sessions_.make_conversation();
     }
     if (work.kind == shttp::route::batch) {
-        auto outcome
-            = co_await router_.run_batch(conv, std::move(work.batch), discard_sink(), credentials);
+        auto outcome = co_await router_.run_batch(
+            conv, std::move(work.batch), discard_sink(), credentials, principal, view);
         if (outcome.refused) {
             co_await out.respond(400, json_headers(), std::move(*outcome.refused));
         } else if (outcome.answer) {

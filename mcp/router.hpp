@@ -93,10 +93,13 @@ public:
     };
     /// A JSON-RPC batch (2025-03-26 sessions only), at most `max_batch_messages` elements;
     /// an element whose answer would take the array past `max_batch_answer_bytes` is answered
-    /// with an error instead (security review 2).
+    /// with an error instead (security review 2). Each element sees the tools through `view`
+    /// (null: the server's own) and its calls count against `principal`, as single messages
+    /// of the same request would.
     boost::asio::awaitable<batch_outcome> run_batch(std::shared_ptr<conversation> conv,
         boost::json::array batch, std::shared_ptr<transport::message_sink> sink,
-        credentials_ptr credentials = {});
+        credentials_ptr credentials = {}, std::string principal = {},
+        std::shared_ptr<protocol::tool_view const> view = {});
 
     /// Cancels every call of `conv` (stdin EOF, session end, shutdown).
     void cancel_all(conversation& conv);

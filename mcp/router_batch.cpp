@@ -58,7 +58,8 @@ protocol::rpc_result<void> check_batch(
 } // namespace
 
 asio::awaitable<router::batch_outcome> router::run_batch(std::shared_ptr<conversation> conv,
-    json::array batch, std::shared_ptr<transport::message_sink> sink, credentials_ptr credentials)
+    json::array batch, std::shared_ptr<transport::message_sink> sink, credentials_ptr credentials,
+    std::string principal, std::shared_ptr<protocol::tool_view const> view)
 {
     if (auto checked = check_batch(*conv, batch, limits_.max_batch_messages); !checked) {
         co_return batch_outcome { protocol::serialize_error(nullptr, checked.error()),
@@ -74,11 +75,17 @@ asio::awaitable<router::batch_outcome> router::run_batch(std::shared_ptr<convers
             auto const& bad = classified.error();
             answer = protocol::reply(protocol::serialize_error(bad.id, bad.error));
         } else {
+            // Each element is decided and run as a message of its own would be: through the
+            // connection's view (read-only, toolkits, tools) and counted against the caller's
+            // principal (security review 3, items 3 and 4).
             auto& msg = *classified;
             id = msg.id();
-            // Named: g++ 12 mishandles braced temporaries inside a co_await operand.
-            std::shared_ptr<protocol::tool_view const> const default_view;
-            answer = co_await handle(std::move(msg), conv, sink, default_view, credentials);
+            auto decided = decide(msg, conv.get(), view);
+            if (auto* r = std::get_if<protocol::reply>(&decided)) {
+                answer = std::move(*r);
+            } else if (auto* call = std::get_if<protocol::tool_call>(&decided)) {
+                answer = co_await run_decided(std::move(*call), conv, sink, principal, credentials);
+            }
         }
         if (!answer) {
             continue;

@@ -17,9 +17,6 @@
 namespace toolgate::mcp {
 namespace {
 
-/// Views kept for per-connection choices; past this many, a new one is built per request.
-constexpr std::size_t max_cached_views = 64;
-
 std::string toolkit_of(protocol::tool_descriptor const& tool)
 {
     auto const dot = tool.dotted_name.find('.');
@@ -120,21 +117,6 @@ std::string policy_refusal(view_choice const& choice)
                         : allowed + (choice.policy_read_only ? ", read-only" : ""));
 }
 
-/// A connection's tool pattern that matches none of `served`: the error saying so.
-std::optional<std::string> unmatched_glob(
-    std::vector<std::string> const& globs, std::span<protocol::tool_descriptor const> served)
-{
-    for (auto const& g : globs) {
-        bool const any = std::any_of(
-            served.begin(), served.end(), [&](auto const& tool) { return glob_matches(g, tool); });
-        if (!any) {
-            return fmt::format(
-                "tool pattern `{}` matches no tool served here", protocol::clipped(g));
-        }
-    }
-    return std::nullopt;
-}
-
 } // namespace
 
 bool tool_views::policy_allows(view_choice const& choice, protocol::tool_descriptor const& tool)
@@ -202,6 +184,13 @@ tool_views::tool_views(discovery::discovery_provider const& provider, view_setti
     , settings_(std::move(settings))
     , identity_(std::move(identity))
 {
+    for (std::size_t i = 0; i < provider_.catalogue_size(); ++i) {
+        std::string_view dotted = provider_.tools()[i].dotted_name;
+        auto const dot = dotted.find('.');
+        parts_.push_back(
+            { dot == std::string_view::npos ? std::string_view() : dotted.substr(0, dot),
+                dot == std::string_view::npos ? dotted : dotted.substr(dot + 1) });
+    }
     std::vector<bool> callable(provider_.tools().size(), true);
     if (settings_.read_only) {
         for (std::size_t i = 0; i < provider_.catalogue_size(); ++i) {
@@ -271,28 +260,15 @@ std::shared_ptr<protocol::tool_view const> tool_views::build(std::vector<bool> c
     return view;
 }
 
-common::checked<std::shared_ptr<protocol::tool_view const>> tool_views::view_for(
-    view_choice const& choice)
+common::checked<tool_views::toolkit_choice> tool_views::chosen_toolkits(
+    view_choice const& choice) const
 {
-    if (choice.empty()) {
-        return default_;
-    }
-    auto const key = choice.key();
-    {
-        std::lock_guard lock(mutex_);
-        if (auto it = cache_.find(key); it != cache_.end()) {
-            return it->second;
-        }
-    }
-    auto const tools = provider_.tools();
-    auto const catalogue = provider_.catalogue_size();
-    std::set<std::string> served_kits;
-    for (std::size_t i = 0; i < catalogue; ++i) {
-        served_kits.insert(toolkit_of(tools[i]));
+    std::set<std::string_view> served_kits;
+    for (auto const& part : parts_) {
+        served_kits.insert(part.toolkit);
     }
     // Toolkits and toolsets: each must be served here.
-    std::set<std::string> whole;
-    std::set<std::string> reads;
+    toolkit_choice out;
     for (auto const& entry : choice.toolkits) {
         std::string name = entry;
         bool const read = name.ends_with(toolkits::read_suffix);
@@ -303,35 +279,61 @@ common::checked<std::shared_ptr<protocol::tool_view const>> tool_views::view_for
             return common::problem_of(fmt::format("toolkit `{}` is not served here (served: {})",
                 protocol::clipped(name), fmt::join(served_kits, ", ")));
         }
-        (read ? reads : whole).insert(name);
+        (read ? out.reads : out.whole).insert(name);
     }
-    std::vector<std::string> globs;
+    return out;
+}
+
+common::checked<std::vector<bool>> tool_views::narrowed(view_choice const& choice) const
+{
+    auto const tools = provider_.tools();
+    auto const catalogue = provider_.catalogue_size();
+    auto kits = chosen_toolkits(choice);
+    if (!kits) {
+        return kits.error();
+    }
+    auto const& whole = kits->whole;
+    auto const& reads = kits->reads;
+    // Each glob is split once; every tool is matched against every glob in one pass, on names
+    // split at start-up (no allocation per pair).
+    std::vector<std::pair<std::string, std::string>> globs;
     for (auto const& t : choice.tools) {
-        globs.push_back(normalised_glob(t));
+        auto const g = normalised_glob(t);
+        auto const dot = g.find('.');
+        globs.emplace_back(g.substr(0, dot), g.substr(dot + 1));
     }
+    std::vector<bool> used(globs.size(), false);
     bool const read_only = settings_.read_only || choice.read_only;
     std::vector<bool> callable(tools.size(), true);
     std::size_t left = 0;
     std::size_t allowed_by_policy = 0;
     for (std::size_t i = 0; i < catalogue; ++i) {
-        auto const& tool = tools[i];
-        auto const kit = toolkit_of(tool);
-        bool ok = !read_only || tool.hints.read_only;
+        auto const& part = parts_[i];
+        bool matched = globs.empty();
+        for (std::size_t g = 0; g < globs.size(); ++g) {
+            if (toolkits::glob_match(globs[g].first, part.toolkit)
+                && toolkits::glob_match(globs[g].second, part.tool)) {
+                used[g] = true;
+                matched = true;
+            }
+        }
+        bool ok = matched && (!read_only || tools[i].hints.read_only);
         if (ok && (!whole.empty() || !reads.empty())) {
-            ok = whole.contains(kit) || (reads.contains(kit) && tool.hints.read_only);
+            ok = whole.contains(part.toolkit)
+                || (reads.contains(part.toolkit) && tools[i].hints.read_only);
         }
-        if (ok && !globs.empty()) {
-            ok = std::any_of(globs.begin(), globs.end(),
-                [&](std::string const& g) { return glob_matches(g, tool); });
-        }
-        bool const permitted = policy_allows(choice, tool);
+        bool const permitted = policy_allows(choice, tools[i]);
         allowed_by_policy += permitted ? 1 : 0;
         ok = ok && permitted;
         callable[i] = ok;
         left += ok ? 1 : 0;
     }
-    if (auto unmatched = unmatched_glob(globs, tools.first(catalogue))) {
-        return common::problem_of(std::move(*unmatched));
+    for (std::size_t g = 0; g < globs.size(); ++g) {
+        if (!used[g]) {
+            return common::problem_of(
+                fmt::format("tool pattern `{}.{}` matches no tool served here",
+                    protocol::clipped(globs[g].first), protocol::clipped(globs[g].second)));
+        }
     }
     // A policy that leaves nothing is served as such (an empty listing; every call refused
     // with the policy's reason); a connection's own choices that leave nothing are a mistake.
@@ -340,14 +342,61 @@ common::checked<std::shared_ptr<protocol::tool_view const>> tool_views::view_for
                 ? fmt::format("these choices leave no tool to serve ({})", policy_refusal(choice))
                 : std::string("these choices leave no tool to serve"));
     }
-    auto view = build(std::move(callable), choice.mode.value_or(settings_.mode),
-        read_only || choice.policy_read_only, true, nullptr,
-        choice.has_policy() ? policy_refusal(choice) : std::string());
-    std::lock_guard lock(mutex_);
-    if (cache_.size() < max_cached_views) {
-        cache_.emplace(key, view);
+    return callable;
+}
+
+common::checked<std::shared_ptr<protocol::tool_view const>> tool_views::view_for(
+    view_choice const& choice)
+{
+    if (choice.empty()) {
+        return default_;
     }
+    auto const key = choice.key();
+    {
+        std::lock_guard lock(mutex_);
+        if (auto it = cache_.find(key); it != cache_.end()) {
+            recent_.splice(recent_.begin(), recent_, it->second.used);
+            return it->second.view;
+        }
+    }
+    auto callable = narrowed(choice);
+    if (!callable) {
+        return callable.error();
+    }
+    bool const read_only = settings_.read_only || choice.read_only || choice.policy_read_only;
+    auto view = build(std::move(*callable), choice.mode.value_or(settings_.mode), read_only, true,
+        nullptr, choice.has_policy() ? policy_refusal(choice) : std::string());
+    std::lock_guard lock(mutex_);
+    if (!cache_.contains(key)) {
+        recent_.push_front(key);
+        cache_.emplace(key, cached_view { view, recent_.begin() });
+    }
+    trim_locked();
     return view;
+}
+
+void tool_views::trim_locked()
+{
+    // Listing pages are built after a view is handed out (on its first tools/list), so they
+    // are counted here, at the next lookup: the cache's pages stay within the budget but for
+    // the views requests are using right now (security review 3, item 5).
+    std::size_t bytes = 0;
+    for (auto const& [key, entry] : cache_) {
+        bytes += entry.view->pages->built_bytes();
+    }
+    while (cache_.size() > 1
+        && (cache_.size() > max_cached_views || bytes > max_cached_listing_bytes)) {
+        auto const oldest = cache_.find(recent_.back());
+        bytes -= oldest->second.view->pages->built_bytes();
+        cache_.erase(oldest);
+        recent_.pop_back();
+    }
+}
+
+std::size_t tool_views::cached_views() const
+{
+    std::lock_guard lock(mutex_);
+    return cache_.size();
 }
 
 } // namespace toolgate::mcp

@@ -357,7 +357,7 @@ outcome dispatcher::list_tools(
             cursor = c->get_string();
         }
     }
-    auto page = view.pages->page(cursor, list_variant_for(version));
+    auto page = view.pages->page_of(cursor, list_variant_for(version));
     if (!page) {
         auto out = error_reply(msg.id(), page.error(), modern);
         out.http_status = 200; // a handler error, not an envelope error (§3 row 10)
@@ -368,7 +368,8 @@ outcome dispatcher::list_tools(
     out.text = R"({"jsonrpc":"2.0","id":)";
     out.text += json::serialize(msg.id());
     out.text += R"(,"result":)";
-    out.shared = *page;
+    out.shared = page->text;
+    out.shared_id = page->id;
     out.tail.push_back('}'); // (not `= "}"`: g++ 12 warns falsely, GCC bug 105651)
     return out;
 }

@@ -50,6 +50,8 @@ struct reply {
     unsigned http_status = 200;
     bool opened_session = false; ///< a successful initialize (HTTP mints a session id)
     std::string_view shared;
+    /// The identity of `shared` (a listing page, protocol/tool_pages.hpp); 0 when none.
+    std::uint64_t shared_id = 0;
     std::string tail;
 
     /// The whole message as one string (for transports that need one).

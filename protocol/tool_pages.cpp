@@ -19,6 +19,10 @@ namespace {
 // Long cache lifetime: the catalogue cannot change while the process runs.
 constexpr std::uint64_t list_ttl_ms = 3'600'000;
 
+/// Page identities are handed out once: a page built after another was freed never gets its
+/// identity, wherever its text lands in memory (security review 3, item 9).
+std::atomic<std::uint64_t> next_page_id { 1 };
+
 void append_string(std::string& out, std::string_view text)
 {
     out += json::serialize(json::string(text));
@@ -147,17 +151,29 @@ void tool_pages::build(list_variant variant) const
                 json::serialize(meta));
         }
         out += '}';
+        built_bytes_ += out.size();
+        ids_[static_cast<std::size_t>(variant)].push_back(next_page_id++);
         pages.push_back(std::move(out));
     }
 }
 
 rpc_result<std::string_view> tool_pages::page(std::string_view cursor, list_variant variant) const
 {
+    auto found = page_of(cursor, variant);
+    if (!found) {
+        return found.error();
+    }
+    return found->text;
+}
+
+rpc_result<listed_page> tool_pages::page_of(std::string_view cursor, list_variant variant) const
+{
     auto const index = static_cast<std::size_t>(variant);
     std::call_once(built_[index], [this, variant] { build(variant); });
     auto const& pages = pages_[index];
+    auto const& ids = ids_[index];
     if (cursor.empty()) {
-        return std::string_view(pages.front());
+        return listed_page { pages.front(), ids.front() };
     }
     auto const prefix = fmt::format("tg1.{:08x}.", fingerprint_);
     std::size_t page = 0;
@@ -174,7 +190,7 @@ rpc_result<std::string_view> tool_pages::page(std::string_view cursor, list_vari
             "start again without a cursor",
             std::nullopt };
     }
-    return std::string_view(pages[page]);
+    return listed_page { pages[page], ids[page] };
 }
 
 } // namespace toolgate::protocol

@@ -7,6 +7,7 @@
 #include "protocol/tool_descriptor.hpp"
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <span>
@@ -31,6 +32,13 @@ enum class cache_scope : std::uint8_t { shared, per_client };
 /// One tool as tools/list and the discovery meta-tools publish it (compact JSON).
 std::string tool_definition(tool_descriptor const& tool, tool_naming naming, list_variant variant);
 
+/// One page of a listing, and an identity no other page text of this process ever has (not
+/// even one built later at the same address): caches of derived forms key on it.
+struct listed_page {
+    std::string_view text;
+    std::uint64_t id = 0;
+};
+
 class tool_pages {
 public:
     /// `page_size` 0 puts every tool on one page (many clients read only the first page).
@@ -45,8 +53,12 @@ public:
     /// The serialised ListToolsResult for `cursor` ("" or absent: the first page). A cursor
     /// that this server did not issue for this listing is -32602.
     rpc_result<std::string_view> page(std::string_view cursor, list_variant variant) const;
+    /// page() with the page's identity.
+    rpc_result<listed_page> page_of(std::string_view cursor, list_variant variant) const;
     bool has_cursor_pagination() const { return page_size_ != 0; }
     std::size_t page_count() const;
+    /// Bytes of page text built so far (pages are built on first use, per variant).
+    std::size_t built_bytes() const { return built_bytes_; }
 
 private:
     void build(list_variant variant) const;
@@ -61,6 +73,8 @@ private:
     // Built on first use per variant: a cold start pays only for what its clients ask.
     mutable std::array<std::once_flag, 3> built_;
     mutable std::array<std::vector<std::string>, 3> pages_;
+    mutable std::array<std::vector<std::uint64_t>, 3> ids_;
+    mutable std::atomic<std::size_t> built_bytes_ { 0 };
 };
 
 } // namespace toolgate::protocol

@@ -5,8 +5,10 @@
 
 #include "common/ascii.hpp"
 #include "common/base64.hpp"
+#include "common/masking.hpp"
 #include "toolkits/base_url.hpp"
 #include "toolkits/request_body.hpp"
+#include "toolkits/selection.hpp"
 
 #include <boost/url/encode.hpp>
 #include <boost/url/parse.hpp>
@@ -79,10 +81,48 @@ bool is_host_label(std::string_view text)
             [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-'; });
 }
 
+/// Whether a client may name `host` (bracket-less, lower case): it matches one of the
+/// operator's --client-host-allow globs.
+bool client_may_name(std::string const& host, url_secret_policy const& policy)
+{
+    return std::any_of(policy.client_hosts.begin(), policy.client_hosts.end(),
+        [&](std::string const& glob) { return glob_match(to_lower_ascii(glob), host); });
+}
+
+/// The host of a filled URL, bracket-less and in lower case ("" when it does not parse).
+std::string host_of(std::string_view url)
+{
+    auto parsed = urls::parse_absolute_uri(url);
+    if (!parsed) {
+        return {};
+    }
+    std::string host(parsed->encoded_host());
+    if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
+        host = host.substr(1, host.size() - 2);
+    }
+    return to_lower_ascii(host);
+}
+
+/// A host a client's own secret names: only one the operator allows, and (unless allowed too)
+/// never a loopback, private or link-local address, which the connection checks after
+/// resolving the name (security review 3, item 2).
+tool_result<void> check_client_host(toolkit_spec const& toolkit, secret_transmission const& rule,
+    prepared_request& prepared, url_secret_policy const& policy)
+{
+    if (!client_may_name(host_of(prepared.request.url), policy)) {
+        return refuse(std::string(toolkit.name) + ": the secret " + std::string(rule.secret)
+            + " came with the request or the client's own credentials and names a host this "
+              "server does not let clients choose (the operator allows hosts with "
+              "--client-host-allow); nothing was sent");
+    }
+    prepared.request.public_addresses_only = !policy.client_private_addresses;
+    return {};
+}
+
 /// Fills a `{SECRET}` URL placeholder. The host it names is a secret too: the error names
 /// the toolkit and the variable only (docs/decisions.md).
 tool_result<void> fill_url_secret(toolkit_spec const& toolkit, secret_transmission const& rule,
-    std::string value, prepared_request& prepared, bool allow_insecure_http)
+    std::string value, prepared_request& prepared, url_secret_policy const& policy)
 {
     auto const unusable = [&](std::string_view expected) {
         return refuse(std::string(toolkit.name) + ": the secret " + std::string(rule.secret)
@@ -106,7 +146,7 @@ tool_result<void> fill_url_secret(toolkit_spec const& toolkit, secret_transmissi
         if (!usable) {
             return unusable("an http(s) URL: scheme://host[:port], no query");
         }
-        if (!allow_insecure_http && is_insecure_remote_url(value)) {
+        if (!policy.allow_insecure_http && is_insecure_remote_url(value)) {
             return refuse(std::string(toolkit.name) + ": the secret " + std::string(rule.secret)
                 + " is an http:// URL of a host that is not loopback, so the "
                   "credentials would travel unencrypted; use https://, or start "
@@ -123,7 +163,28 @@ tool_result<void> fill_url_secret(toolkit_spec const& toolkit, secret_transmissi
         url.replace(pos, key.size(), value);
         pos += value.size();
     }
+    if (rule.name == "host") {
+        // The whole host too: a short label is masked only as a word of its own, and the
+        // host name is what transport errors quote (common/masking.hpp).
+        if (auto filled = urls::parse_absolute_uri(url)) {
+            prepared.redactions.emplace_back(filled->encoded_host());
+        }
+    }
     return {};
+}
+
+/// A credential too short to be real, or to be kept out of results: masking it would eat the
+/// letters of ordinary words (security review 3, item 19), so it is never sent.
+tool_result<void> check_length(
+    toolkit_spec const& toolkit, secret_transmission const& rule, std::string const& value)
+{
+    if (rule.in == "url" || value.size() >= common::min_masked_length) {
+        return {};
+    }
+    return refuse(std::string(toolkit.name) + ": the secret " + std::string(rule.secret)
+        + " is shorter than " + std::to_string(common::min_masked_length)
+        + " characters, too short to be a real credential or to be kept out of results; "
+          "set its real value and call again; nothing was sent");
 }
 
 void add_credential(
@@ -159,7 +220,8 @@ void add_credential(
 } // namespace
 
 tool_result<void> authenticate(toolkit_spec const& toolkit, tool_spec const& tool,
-    credential_source const& credentials, prepared_request& prepared, bool allow_insecure_http)
+    credential_source const& credentials, prepared_request& prepared,
+    url_secret_policy const& policy)
 {
     // Look everything up first, so that one error names every missing variable.
     std::vector<std::pair<secret_transmission const*, std::string>> found;
@@ -187,13 +249,23 @@ tool_result<void> authenticate(toolkit_spec const& toolkit, tool_spec const& too
             + ", which " + (missing.size() == 1 ? "is" : "are") + " not set: "
             + credentials.missing_hint(missing.size() != 1) + " and call again; nothing was sent");
     }
+    for (auto const& [rule, value] : found) {
+        if (auto usable = check_length(toolkit, *rule, value); !usable) {
+            return usable.error();
+        }
+    }
     // URL secrets first: they are the ones that can still be refused (malformed values).
     for (auto& [rule, value] : found) {
-        if (rule->in == "url") {
-            if (auto filled
-                = fill_url_secret(toolkit, *rule, std::move(value), prepared, allow_insecure_http);
-                !filled) {
-                return filled.error();
+        if (rule->in != "url") {
+            continue;
+        }
+        if (auto filled = fill_url_secret(toolkit, *rule, std::move(value), prepared, policy);
+            !filled) {
+            return filled.error();
+        }
+        if (credentials.from_client(rule->secret)) {
+            if (auto allowed = check_client_host(toolkit, *rule, prepared, policy); !allowed) {
+                return allowed.error();
             }
         }
     }

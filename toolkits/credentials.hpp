@@ -24,6 +24,10 @@ public:
     /// How to supply a missing secret, completing "… needs X, which is not set: <hint>"
     /// (`plural`: several variables are missing). Names settings, never values.
     virtual std::string missing_hint(bool plural) const;
+    /// Whether the value find() gives for `variable` is the calling client's own (a request
+    /// header or its credentials-file section) rather than the operator's: a host it names is
+    /// then held to the operator's client host rules (security review 3, item 2).
+    virtual bool from_client(std::string_view /*variable*/) const { return false; }
 };
 
 /// Reads the process environment at each lookup. Nothing in toolgate calls setenv while
@@ -53,23 +57,33 @@ private:
     map values_;
 };
 
-/// Several sources asked in order; the first that has a variable wins. Holds its layers
-/// (shared, immutable) so a call's source outlives whatever reloads them meanwhile.
+/// Several sources asked in order; the first that has a variable wins, except that a
+/// toolkit's secrets never mix: the first layer holding any of a toolkit's variables (the
+/// catalogue's `auth.secrets`) answers for all of them, so one call never pairs one
+/// principal's host or key with another's credential. Holds its layers (shared, immutable)
+/// so a call's source outlives whatever reloads them meanwhile.
 class layered_credentials final : public credential_source {
 public:
-    explicit layered_credentials(
-        std::vector<std::shared_ptr<credential_source const>> layers, std::string hint = {})
+    /// The first `client_layers` of `layers` are the calling client's own (from_client()).
+    explicit layered_credentials(std::vector<std::shared_ptr<credential_source const>> layers,
+        std::string hint = {}, std::size_t client_layers = 0)
         : layers_(std::move(layers))
         , hint_(std::move(hint))
+        , client_layers_(client_layers)
     {
     }
     std::optional<std::string> find(std::string_view variable) const override;
     /// The hint given at construction, or the default one.
     std::string missing_hint(bool plural) const override;
+    bool from_client(std::string_view variable) const override;
 
 private:
+    /// The layer that answers for `variable` (layers_.size() when none does).
+    std::size_t supplier(std::string_view variable) const;
+
     std::vector<std::shared_ptr<credential_source const>> layers_;
     std::string hint_;
+    std::size_t client_layers_ = 0;
 };
 
 /// `base` with one variable set on top (an access token the token store supplied for one
@@ -84,6 +98,10 @@ public:
     }
     std::optional<std::string> find(std::string_view variable) const override;
     std::string missing_hint(bool plural) const override { return base_.missing_hint(plural); }
+    bool from_client(std::string_view variable) const override
+    {
+        return variable != variable_ && base_.from_client(variable);
+    }
 
 private:
     credential_source const& base_;

@@ -178,7 +178,7 @@ tool_result<prepared_request> http_executor::prepare(toolkit_spec const& toolkit
         return prepared.error();
     }
     if (auto authenticated
-        = authenticate(toolkit, tool, credentials, *prepared, execution_.allow_insecure_upstream);
+        = authenticate(toolkit, tool, credentials, *prepared, execution_.url_secrets);
         !authenticated) {
         return authenticated.error();
     }

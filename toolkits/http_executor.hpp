@@ -3,6 +3,7 @@
 // answer. Every refusal and failure comes back as a tool result; nothing here throws for them.
 #pragma once
 
+#include "toolkits/auth.hpp"
 #include "toolkits/base_url.hpp"
 #include "toolkits/credentials.hpp"
 #include "toolkits/executor.hpp"
@@ -20,8 +21,9 @@ namespace toolgate::toolkits {
 
 /// Settings of the executor beyond result shaping.
 struct execution_options {
-    /// --allow-insecure-upstream: a secret URL may use plain http:// to a non-loopback host.
-    bool allow_insecure_upstream = false;
+    /// How far hosts named by secrets are trusted (--allow-insecure-upstream,
+    /// --client-host-allow, --client-host-allow-private).
+    url_secret_policy url_secrets;
     /// Platform answers held at once by all calls together (bytes). A call whose answer would
     /// go past it gets a tool error instead of adding to the server's memory (security
     /// review 9). 0: no budget.

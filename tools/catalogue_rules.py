@@ -113,6 +113,12 @@ DESTRUCTIVE_VERBS = {"Delete", "Remove", "Revoke", "Replace", "Purge", "Permanen
 DESTRUCTIVE_TOOLS = {"BatchRegisterObjects"}  # doc 3: an existing UUID is overwritten
 
 OAUTH_SECRETS = {"StoreApi": "STORE_ACCESS_TOKEN", "LedgerApi": "LEDGER_ACCESS_TOKEN"}
+# Security review 3, item 20: the two CoreEngineApi project tools authenticate with a user's
+# JWT. The server supplies it from this secret, so no model has to hold a credential; a
+# caller may still pass one as the (now optional) Authorization argument.
+ENGINE_USER_TOKEN = "ENGINE_USER_TOKEN"
+ENGINE_USER_TOOLS = {"GetProjectDetails": "authorization_token",
+                     "ListAccessibleProjects": "bearer_token"}
 
 
 def _matches(pattern, name):
@@ -152,11 +158,17 @@ def toolkit_auth(toolkit, ref_auth):
                              "format": t["format"]})
     if toolkit in OAUTH_SECRETS:
         secrets = [OAUTH_SECRETS[toolkit]]
+    if toolkit == "CoreEngineApi":
+        secrets.append(ENGINE_USER_TOKEN)
+        transmission.append({"secret": ENGINE_USER_TOKEN, "in": "header",
+                             "name": "Authorization", "format": "Bearer {}"})
     return {"kind": ref_auth["kind"], "scopes": list(ref_auth["scopes"]), "secrets": secrets,
             "transmission": transmission}
 
 
 def tool_secrets(toolkit, ref_tool):
+    if toolkit == "CoreEngineApi" and ref_tool["name"] in ENGINE_USER_TOOLS:
+        return [ENGINE_USER_TOKEN]
     if toolkit in OAUTH_SECRETS:
         return [OAUTH_SECRETS[toolkit]] if ref_tool.get("requires_oauth") else []
     return sorted(ref_tool.get("secrets") or [])
@@ -231,7 +243,31 @@ _TASK_FIELDS = {
 _TASK_UPDATE = dict({k: v for k, v in _TASK_FIELDS.items() if k not in ("type_id", "reporter_id")},
                     planned_duration={"type": "string"})
 
+_CANNED_SOURCE = (f"{FS_DOCS}: canned responses and their folders are resources at "
+                  "/api/v2/canned_responses/[id] and /api/v2/canned_response_folders/[folder_id] "
+                  "(list, view, create); the reference documents no singular "
+                  "/canned_response/ or /canned_response_folder/ route, and the same vendor's "
+                  "helpdesk API updates these resources at their plural paths "
+                  "(PUT /api/v2/canned_responses/[id]); " + FS_DOCS_COPY)
+
 DESK_DOC_CORRECTIONS = {
+    # Security review 3, item 21: the singular paths addressed no documented resource.
+    "UpdateCannedResponseFolder": {
+        "url": ("/canned_response_folder/", "/canned_response_folders/"),
+        "source": _CANNED_SOURCE,
+    },
+    "DeleteCannedResponseFolder": {
+        "url": ("/canned_response_folder/", "/canned_response_folders/"),
+        "source": _CANNED_SOURCE,
+    },
+    "UpdateCannedResponse": {
+        "url": ("/canned_response/", "/canned_responses/"),
+        "source": _CANNED_SOURCE,
+    },
+    "DeleteCannedResponse": {
+        "url": ("/canned_response/", "/canned_responses/"),
+        "source": _CANNED_SOURCE,
+    },
     "FetchOnboardingTickets": {
         "url": ("/onboarding_requests/id/", "/onboarding_requests/{id}/"),
         "add_params": [("onboarding_request_id", "integer", "path", "id", "", "required")],
@@ -403,6 +439,12 @@ def repair_tool(toolkit, tool, ref_tool, clean_schema, log):
                 p["in"] = "form"
         tool["http"]["body_content_type"] = "multipart/form-data"
         log.append(f"{full}: file_attachment sent as multipart form data")
+    if toolkit == "CoreEngineApi" and name in ENGINE_USER_TOOLS:
+        for p in tool["params"]:
+            if p["name"] == ENGINE_USER_TOOLS[name]:
+                p["required"] = False
+        log.append(f"{full}: {ENGINE_USER_TOOLS[name]} optional; the server sends "
+                   f"{ENGINE_USER_TOKEN} when it is left out")
     if toolkit == "DeskApi" and name in DESK_DOC_CORRECTIONS:
         apply_desk_doc_correction(tool, DESK_DOC_CORRECTIONS[name], log)
     if toolkit == "SearchApi" and ref_tool.get("dropped_upstream_parameters"):

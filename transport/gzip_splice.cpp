@@ -114,6 +114,9 @@ deflate_segment deflate_segment_of(std::string_view data, int level)
         throw std::runtime_error("zlib: deflate failed");
     }
     out.blocks.resize(produced);
+    // Kept for long: without this the string keeps its worst-case capacity (about the input's
+    // size, 13 times the compressed one for a listing page).
+    out.blocks.shrink_to_fit();
     out.crc = crc_of(data);
     out.length = data.size();
     return out;
@@ -166,21 +169,44 @@ bool accepts_gzip(std::string_view accept_encoding)
     return gzip ? *gzip : any;
 }
 
-std::shared_ptr<deflate_segment const> gzip_cache::segment(std::string_view text)
+std::shared_ptr<deflate_segment const> gzip_cache::segment(
+    std::uint64_t id, std::string_view text, bool at_first_use)
 {
-    std::lock_guard lock(mutex_);
-    auto const key = std::make_pair(text.data(), text.size());
-    if (auto it = entries_.find(key); it != entries_.end()) {
-        return it->second;
+    if (id == 0) {
+        return nullptr;
     }
-    if (entries_.size() >= max_entries_) {
+    std::lock_guard lock(mutex_);
+    if (auto it = entries_.find(id); it != entries_.end()) {
+        recent_.splice(recent_.begin(), recent_, it->second.used);
+        return it->second.segment;
+    }
+    if (!at_first_use && seen_.insert(id).second) {
+        seen_order_.push_back(id);
+        if (seen_order_.size() > 4 * max_entries_) {
+            seen_.erase(seen_order_.front());
+            seen_order_.pop_front();
+        }
         return nullptr;
     }
     // Compressed under the lock: it happens once per text, and a second request for the same
     // text waits for this one rather than compressing it again.
     auto made = std::make_shared<deflate_segment const>(deflate_segment_of(text));
-    entries_.emplace(key, made);
+    recent_.push_front(id);
+    entries_.emplace(id, entry { made, recent_.begin() });
+    bytes_ += made->blocks.size();
+    while (entries_.size() > 1 && (entries_.size() > max_entries_ || bytes_ > max_bytes_)) {
+        auto const oldest = entries_.find(recent_.back());
+        bytes_ -= oldest->second.segment->blocks.size();
+        entries_.erase(oldest);
+        recent_.pop_back();
+    }
     return made;
+}
+
+std::size_t gzip_cache::size() const
+{
+    std::lock_guard lock(mutex_);
+    return entries_.size();
 }
 
 } // namespace toolgate::transport

@@ -7,11 +7,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
+#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 
 namespace toolgate::transport {
@@ -44,23 +47,42 @@ std::string gzip_around(
 /// non-zero weight, or `*` with a non-zero weight when gzip is not listed itself.
 bool accepts_gzip(std::string_view accept_encoding);
 
-/// Compressed forms of a few immutable texts, made on first use and kept while the cache
-/// lives. Texts are known by address and size, so each must stay alive and unchanged for as
-/// long as the cache (the tools/list pages do: they live as long as the server). Thread-safe.
+/// Compressed forms of a few immutable texts, made on first use. Texts are known by an
+/// identity their owner gives them and never gives another text (protocol::listed_page::id):
+/// an address is not one, since a freed text's address is reused by the next (security review
+/// 3, item 9). Least recently used entries make room for new ones. Thread-safe.
 class gzip_cache {
 public:
-    explicit gzip_cache(std::size_t max_entries = 64)
+    explicit gzip_cache(std::size_t max_entries = 64, std::size_t max_bytes = 16 * 1024 * 1024)
         : max_entries_(max_entries)
+        , max_bytes_(max_bytes)
     {
     }
 
-    /// The segment for `text`, or null when the cache is full (answer uncompressed then).
-    std::shared_ptr<deflate_segment const> segment(std::string_view text);
+    /// The segment for `text`, whose identity is `id` (0: none, so not compressed: null).
+    /// The caller keeps the returned segment alive as long as it writes it. `at_first_use`
+    /// false: a text is compressed only when asked for a second time (null the first time),
+    /// so texts asked for once each (one per-connection choice after another) cost no
+    /// compression at all.
+    std::shared_ptr<deflate_segment const> segment(
+        std::uint64_t id, std::string_view text, bool at_first_use = true);
+
+    std::size_t size() const;
 
 private:
+    struct entry {
+        std::shared_ptr<deflate_segment const> segment;
+        std::list<std::uint64_t>::iterator used; ///< its place in `recent_`
+    };
     std::size_t max_entries_;
-    std::mutex mutex_;
-    std::map<std::pair<char const*, std::size_t>, std::shared_ptr<deflate_segment const>> entries_;
+    std::size_t max_bytes_;
+    mutable std::mutex mutex_;
+    std::map<std::uint64_t, entry> entries_;
+    std::list<std::uint64_t> recent_; ///< most recently used first
+    std::size_t bytes_ = 0;
+    /// Identities asked for once with `at_first_use` false, oldest first (bounded).
+    std::deque<std::uint64_t> seen_order_;
+    std::unordered_set<std::uint64_t> seen_;
 };
 
 } // namespace toolgate::transport

@@ -29,6 +29,7 @@
 
 #include <array>
 #include <atomic>
+#include <limits>
 #include <mutex>
 #include <stdexcept>
 #include <tuple>
@@ -72,7 +73,8 @@ struct http_listener::impl : std::enable_shared_from_this<impl> {
     struct connection_handle {
         asio::any_io_executor strand;
         beast::tcp_stream* stream = nullptr; ///< null once the connection has ended
-        bool busy = false; ///< a request is being read or answered
+        std::atomic<bool> busy { false }; ///< a request is being read or answered
+        bool evicted = false; ///< chosen by evict_oldest_idle (under `mutex`)
     };
     std::mutex mutex;
     std::unordered_map<std::uint64_t, std::shared_ptr<connection_handle>> open;
@@ -99,6 +101,34 @@ struct http_listener::impl : std::enable_shared_from_this<impl> {
         if (auto it = per_address.find(address); it != per_address.end() && --it->second == 0) {
             per_address.erase(it);
         }
+    }
+
+    /// Closes the longest-open connection that is not answering a request, on its strand;
+    /// false when every one is busy (limits.evict_idle_when_full).
+    bool evict_oldest_idle()
+    {
+        std::shared_ptr<connection_handle> oldest;
+        {
+            std::lock_guard lock(mutex);
+            auto best = std::numeric_limits<std::uint64_t>::max();
+            for (auto& [id, h] : open) {
+                if (id < best && !h->busy && !h->evicted) {
+                    best = id;
+                    oldest = h;
+                }
+            }
+            if (!oldest) {
+                return false;
+            }
+            oldest->evicted = true;
+        }
+        asio::post(oldest->strand, [oldest] {
+            if (oldest->stream && !oldest->busy) {
+                boost::system::error_code ignored;
+                oldest->stream->socket().close(ignored);
+            }
+        });
+        return true;
     }
 
     /// Closes the connections (all, or the idle ones) on their own strands.
@@ -535,7 +565,8 @@ asio::awaitable<void> accept_loop(std::shared_ptr<http_listener::impl> self)
         socket.set_option(tcp::no_delay(true), ec);
         self->accepted.fetch_add(1, std::memory_order_relaxed);
         beast::tcp_stream stream(std::move(socket));
-        if (self->connections >= self->limits.max_connections) {
+        if (self->connections >= self->limits.max_connections
+            && !(self->limits.evict_idle_when_full && self->evict_oldest_idle())) {
             if (self->refusing >= 64) {
                 continue; // a flood: drop it without an answer rather than pile up writers
             }

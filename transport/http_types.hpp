@@ -78,6 +78,10 @@ struct http_limits {
     std::chrono::seconds idle_timeout { 120 };
     std::size_t max_connections = 1024;
     std::size_t max_connections_per_address = 128; ///< from one remote address (more: 503)
+    /// At max_connections, close the longest-open connection that is not answering a request
+    /// and take the new one, instead of answering it 503: idle connections cannot lock out
+    /// the one request a listener waits for (a sign-in callback; security review 3, item 14).
+    bool evict_idle_when_full = false;
 };
 
 inline std::string const* http_request::header(std::string_view lower_name) const

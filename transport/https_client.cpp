@@ -343,7 +343,8 @@ asio::awaitable<outbound_result> send_to(state_ptr st, outbound_request request,
     steady_clock::time_point deadline, bool check_addresses)
 {
     auto const cs = co_await asio::this_coro::cancellation_state;
-    auto const key = target.pool_key();
+    // A connection opened without the address check must never serve a request that needs it.
+    auto const key = target.pool_key() + (check_addresses ? " public" : "");
     for (int attempt = 1;; ++attempt) {
         auto const started = steady_clock::now();
         report_sending(request, target, attempt, st->options.max_attempts);
@@ -446,8 +447,8 @@ asio::awaitable<outbound_result> send_with_redirects(
         if (redirects == 0) {
             first_origin = target->pool_key();
         }
-        bool const check_addresses
-            = redirects > 0 && !is_trusted_origin(request, first_origin, *target);
+        bool const check_addresses = request.public_addresses_only
+            || (redirects > 0 && !is_trusted_origin(request, first_origin, *target));
         auto result = co_await send_to(st, request, *target, deadline, check_addresses);
         if (result.failure != outbound_failure::none || request.method != "GET"
             || !is_redirect_status(result.response.status)) {

@@ -63,6 +63,10 @@ struct outbound_request {
     /// Origins the operator configured (base-URL overrides): a redirect there is followed
     /// whatever its scheme or address, as the request itself was.
     std::vector<std::string> trusted_origins;
+    /// The host came from a client (a secret it brought): connect only where it resolves to
+    /// public addresses, never loopback, private or link-local ones (security review 3,
+    /// item 2). Such connections are pooled apart from the others.
+    bool public_addresses_only = false;
     /// Told of each attempt, retry wait and redirect, on the client's strand; must be cheap
     /// and thread-safe. Empty: nobody is told.
     std::function<void(outbound_event const&)> on_event;

@@ -255,9 +255,9 @@ asio::awaitable<step_outcome> open_connection(
         for (auto const& entry : endpoints) {
             if (is_non_public_address(entry.endpoint().address().to_string())) {
                 co_return failed(outbound_failure::connect,
-                    fmt::format("{}: a redirect led to a host that resolves to a "
-                                "loopback, private or link-local address; not "
-                                "followed",
+                    fmt::format("{}: resolves to a loopback, private or link-local address, "
+                                "where neither a redirect nor a host a client named may "
+                                "lead; not followed",
                         who));
             }
         }

@@ -25,6 +25,7 @@ std::map<std::string, std::string> const platform_secrets = {
     { "STORE_ACCESS_TOKEN", "zqStore-S3CR3T-a1b2c3" },
     { "LEDGER_ACCESS_TOKEN", "zqLedger-S3CR3T-d4e5f6" },
     { "ENGINE_API_KEY", "zqEngine-S3CR3T-a7b8c9" },
+    { "ENGINE_USER_TOKEN", "zqEngineUser-S3CR3T-b8c9d0" },
     { "SEARCH_API_KEY", "zqSearch-S3CR3T-d0e1f2" },
     { "DESK_API_KEY", "zqDesk-S3CR3T-a3b4c5" },
     { "DESK_SUBDOMAIN", "zqdesk-s3cr3t-tenant" },

@@ -10,10 +10,28 @@ using toolgate::common::mask_secrets;
 
 TEST_CASE("every non-empty secret is masked, longest first", "[common]")
 {
-    std::vector<std::string> const secrets { "ab", "abcd", "" };
-    CHECK(mask_secrets("xabcdx ab", secrets) == "x***x ***");
+    std::vector<std::string> const secrets { "abcdefgh", "abcdefghij", "" };
+    CHECK(mask_secrets("xabcdefghijx abcdefgh", secrets) == "x***x ***");
     CHECK(mask_secrets("nothing here", secrets) == "nothing here");
-    CHECK(mask_secrets("abab", secrets) == "******");
+    CHECK(mask_secrets("abcdefghabcdefgh", secrets) == "******");
+}
+
+TEST_CASE("a value too short to mask safely is masked only as a word of its own (third review "
+          "19)",
+    "[common]")
+{
+    // A one-character secret must not eat the letters of ordinary words.
+    std::vector<std::string> const t { "t" };
+    CHECK(mask_secrets(R"({"type":"text","t":"t"})", t) == R"({"type":"text","***":"***"})");
+    // A short host label: masked in a host name, not inside other words.
+    std::vector<std::string> const label { "acme" };
+    CHECK(mask_secrets("acme.example.test:443: no such host", label)
+        == "***.example.test:443: no such host");
+    CHECK(mask_secrets("acmeCorp and my-acme and acme_1", label)
+        == "acmeCorp and my-acme and acme_1");
+    // From eight characters on, a secret is masked wherever it occurs.
+    std::vector<std::string> const long_one { "tok12345" };
+    CHECK(mask_secrets("xtok12345x", long_one) == "x***x");
 }
 
 TEST_CASE("a secret is masked in its percent-encoded form too", "[common]")

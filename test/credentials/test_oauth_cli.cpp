@@ -15,6 +15,12 @@
 #include <boost/url/url_view.hpp>
 #include <catch2/catch.hpp>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
 using namespace toolgate::testing;
 using toolgate::credentials::token_file;
 using toolgate::test::fake_auth_options;
@@ -367,4 +373,166 @@ TEST_CASE("auth status and logout --principal show and forget one client's sign-
     CHECK(run({ "auth", "logout", "StoreApi", "--principal", "static:alice" })
               .find("was not signed in for static:alice")
         != std::string::npos);
+}
+
+namespace {
+
+/// A TCP connection to `address` (IPv4 or IPv6 literal) and `port`; -1 when refused.
+int connect_to(std::string const& address, std::uint16_t port)
+{
+    bool const v6 = address.find(':') != std::string::npos;
+    int const fd = ::socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    REQUIRE(fd >= 0);
+    sockaddr_storage storage {};
+    socklen_t length = 0;
+    if (v6) {
+        auto* a = reinterpret_cast<sockaddr_in6*>(&storage);
+        a->sin6_family = AF_INET6;
+        a->sin6_port = htons(port);
+        ::inet_pton(AF_INET6, address.c_str(), &a->sin6_addr);
+        length = sizeof(sockaddr_in6);
+    } else {
+        auto* a = reinterpret_cast<sockaddr_in*>(&storage);
+        a->sin_family = AF_INET;
+        a->sin_port = htons(port);
+        ::inet_pton(AF_INET, address.c_str(), &a->sin_addr);
+        length = sizeof(sockaddr_in);
+    }
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&storage), length) != 0) {
+        ::close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/// The status of `GET target` sent to [::1]:port (0 when nothing came back).
+int status_over_ipv6(std::uint16_t port, std::string const& target)
+{
+    int const fd = connect_to("::1", port);
+    REQUIRE(fd >= 0);
+    auto const request
+        = "GET " + target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
+    REQUIRE(::send(fd, request.data(), request.size(), MSG_NOSIGNAL)
+        == static_cast<ssize_t>(request.size()));
+    timeval timeout { 10, 0 };
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+    char head[64] = {};
+    auto const n = ::recv(fd, head, sizeof head - 1, 0);
+    ::close(fd);
+    return n > 12 ? std::atoi(head + 9) : 0;
+}
+
+/// A free TCP port on both loopback addresses, found by binding port 0.
+std::uint16_t free_port()
+{
+    for (int i = 0; i < 20; ++i) {
+        int const fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_in a {};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t length = sizeof a;
+        ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &length);
+        ::close(fd);
+        auto const port = ntohs(a.sin_port);
+        int const probe = connect_to("::1", port);
+        if (probe < 0) {
+            return port;
+        }
+        ::close(probe);
+    }
+    FAIL("no free port");
+    return 0;
+}
+
+/// The path and query of the platform's redirect (what the browser asks the callback for).
+std::string callback_target(std::string const& location)
+{
+    auto parsed = boost::urls::parse_absolute_uri(location);
+    REQUIRE(parsed);
+    return std::string(parsed->encoded_path()) + "?" + std::string(parsed->encoded_query());
+}
+
+} // namespace
+
+TEST_CASE("third review 14: idle local connections do not lock the browser out of the login "
+          "callback",
+    "[auth][oauth-cli][review3]")
+{
+    fake_auth_options o;
+    fake_auth_server auth(o);
+    temp_dir dir;
+    auto args = common_args(dir);
+    args.insert(args.begin(), { "auth", "login", "StoreApi", "--no-browser" });
+    child_process login(toolgate_bin, args, fake_environment(auth, "StoreApi", o));
+    auto const url = printed_url(login);
+    auto redirect = browse(url);
+    REQUIRE(redirect.response.status == 302);
+    auto const location = redirect.response.header("Location");
+    auto const port = static_cast<std::uint16_t>(
+        std::stoi(std::string(boost::urls::parse_absolute_uri(location)->port())));
+    // Another local program parks connections that never send a request (16 filled every
+    // place the callback had; each new one got 503).
+    std::vector<int> parked;
+    for (int i = 0; i < 24; ++i) {
+        int const fd = connect_to("127.0.0.1", port);
+        REQUIRE(fd >= 0);
+        parked.push_back(fd);
+    }
+    auto const page = follow(location);
+    CHECK(page.status == 200);
+    CHECK(page.body.find("signed in") != std::string::npos);
+    for (int fd : parked) {
+        ::close(fd);
+    }
+    CHECK(login.wait_exit(std::chrono::seconds(10)) == 0);
+    CHECK(token_file(dir.file("tokens.json")).load().contains("StoreApi"));
+}
+
+TEST_CASE("third review 15: a login redirected to localhost holds [::1] too, or refuses to start",
+    "[auth][oauth-cli][review3]")
+{
+    fake_auth_options o;
+    fake_auth_server auth(o);
+    temp_dir dir;
+    auto const port = free_port();
+    auto args = common_args(dir);
+    args.insert(args.begin(),
+        { "auth", "login", "StoreApi", "--no-browser", "--redirect-host", "localhost", "--port",
+            std::to_string(port) });
+    SECTION("[::1] is ours: the browser's redirect may arrive on either address")
+    {
+        child_process login(toolgate_bin, args, fake_environment(auth, "StoreApi", o));
+        auto const url = printed_url(login);
+        auto redirect = browse(url);
+        REQUIRE(redirect.response.status == 302);
+        auto const target = callback_target(redirect.response.header("Location"));
+        // Nobody else can take [::1] at that port now.
+        int const other = ::socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_in6 a {};
+        a.sin6_family = AF_INET6;
+        a.sin6_addr = in6addr_loopback;
+        a.sin6_port = htons(port);
+        CHECK(::bind(other, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0);
+        ::close(other);
+        CHECK(status_over_ipv6(port, target) == 200);
+        CHECK(login.wait_exit(std::chrono::seconds(10)) == 0);
+    }
+    SECTION("another program holds [::1] at the port: the login does not start")
+    {
+        int const squatter = ::socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_in6 a {};
+        a.sin6_family = AF_INET6;
+        a.sin6_addr = in6addr_loopback;
+        a.sin6_port = htons(port);
+        REQUIRE(::bind(squatter, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+        REQUIRE(::listen(squatter, 4) == 0);
+        child_process login(toolgate_bin, args, fake_environment(auth, "StoreApi", o));
+        auto const status = login.wait_exit(std::chrono::seconds(10));
+        ::close(squatter);
+        REQUIRE(status.has_value());
+        CHECK(*status != 0);
+        CHECK_THAT(everything_printed(login), Catch::Contains("[::1]:" + std::to_string(port)));
+        CHECK(auth.token_requests() == 0);
+    }
 }

@@ -204,8 +204,10 @@ struct refresher_rig {
         return o;
     }
 
-    /// Signs in as `toolgate auth login` would have: live tokens, `lifetime` seconds.
-    void sign_in(std::int64_t lifetime, std::string grant = "authorization_code")
+    /// Signs in as `toolgate auth login` would have (or, for a `principal`, a sign-in from
+    /// the conversation): live tokens, `lifetime` seconds.
+    void sign_in(std::int64_t lifetime, std::string grant = "authorization_code",
+        std::string const& principal = {})
     {
         auto [access, refresh] = auth.seed_tokens();
         token_entry e;
@@ -214,22 +216,22 @@ struct refresher_rig {
         e.refresh_token = e.grant == "client_credentials" ? "" : refresh;
         e.obtained_at = now;
         e.expires_at = now + lifetime;
-        token_file(dir.file("tokens.json")).update(kit, e);
+        token_file(dir.file("tokens.json")).save(principal, kit, e);
     }
 
-    void start()
+    void start(std::chrono::milliseconds lock_wait = std::chrono::seconds(10))
     {
         auto s = secrets;
         refresher = std::make_shared<token_refresher>(
             client, token_file(dir.file("tokens.json")), [s] { return s; },
-            [this] { return now.load(); });
+            [this] { return now.load(); }, false, lock_wait);
     }
 
     std::vector<token_answer> ask(std::size_t count, std::string refused = {})
     {
         std::vector<std::optional<token_answer>> answers(count);
         for (std::size_t i = 0; i < count; ++i) {
-            boost::asio::co_spawn(io, refresher->access_token(kit, refused),
+            boost::asio::co_spawn(io, refresher->access_token_for(who, kit, refused),
                 [&answers, i](std::exception_ptr e, token_answer a) {
                     REQUIRE_FALSE(e);
                     answers[i] = std::move(a);
@@ -253,7 +255,12 @@ struct refresher_rig {
     }
     token_answer ask_one(std::string refused = {}) { return ask(1, std::move(refused)).front(); }
 
-    token_entry stored() const { return token_file(dir.file("tokens.json")).load().at(kit); }
+    token_entry stored() const
+    {
+        auto entry = token_file(dir.file("tokens.json")).load(who, kit);
+        REQUIRE(entry);
+        return *entry;
+    }
 
     fake_auth_server auth;
     std::string kit;
@@ -263,6 +270,7 @@ struct refresher_rig {
     std::atomic<std::int64_t> now { 1'700'000'000 };
     std::shared_ptr<toolgate::toolkits::fixed_credentials const> secrets;
     std::shared_ptr<token_refresher> refresher;
+    std::string who; ///< whose tokens ask() and stored() use ("" the server's own)
 };
 
 } // namespace
@@ -366,6 +374,121 @@ TEST_CASE("a 401 to a fresh token renews it, and a token already renewed is hand
     auto b = rig.ask_one(refused);
     CHECK(b.text == a.text);
     CHECK(rig.auth.token_requests("refresh_token") == 1);
+}
+
+TEST_CASE("third review 11: a renewal forced by a 401 that did not help waits before the next",
+    "[auth][credentials][review3]")
+{
+    refresher_rig rig;
+    rig.sign_in(3600);
+    rig.start();
+    auto const first = rig.stored().access_token;
+    auto renewed = rig.ask_one(first); // the platform refused a fresh token: renewed at once
+    REQUIRE(renewed.state == token_answer::kind::token);
+    CHECK(renewed.text != first);
+    CHECK(rig.auth.token_requests("refresh_token") == 1);
+    // The platform refuses the new token too (it answers 401 to everything): the calls in
+    // the pause get its 401, not a renewal each.
+    for (int call = 0; call < 5; ++call) {
+        auto same = rig.ask_one(renewed.text);
+        REQUIRE(same.state == token_answer::kind::token);
+        CHECK(same.text == renewed.text);
+    }
+    CHECK(rig.auth.token_requests("refresh_token") == 1);
+    // After the pause, one more renewal; when that does not help either, the pause doubles.
+    rig.now += token_refresher::first_pause;
+    auto again = rig.ask_one(renewed.text);
+    CHECK(again.text != renewed.text);
+    CHECK(rig.auth.token_requests("refresh_token") == 2);
+    rig.now += token_refresher::first_pause;
+    CHECK(rig.ask_one(again.text).text == again.text);
+    CHECK(rig.auth.token_requests("refresh_token") == 2);
+    rig.now += token_refresher::first_pause;
+    CHECK(rig.ask_one(again.text).text != again.text);
+    CHECK(rig.auth.token_requests("refresh_token") == 3);
+}
+
+TEST_CASE("third review 13: another process's renewal lock keeps a call waiting briefly only",
+    "[auth][credentials][review3]")
+{
+    refresher_rig rig;
+    rig.sign_in(100);
+    rig.start(std::chrono::milliseconds(300));
+    // Another process (here another open file on the same lock) is renewing.
+    auto held = token_file(rig.dir.file("tokens.json")).try_renewal_lock("", "StoreApi");
+    REQUIRE(held);
+    SECTION("a token still valid is used meanwhile")
+    {
+        rig.now += 90; // due for renewal (margin 25 s), not expired
+        auto a = rig.ask_one();
+        REQUIRE(a.state == token_answer::kind::token);
+        CHECK(a.text == rig.stored().access_token);
+    }
+    SECTION("an expired one: call again shortly")
+    {
+        rig.now += 200;
+        auto a = rig.ask_one();
+        REQUIRE(a.state == token_answer::kind::failed);
+        CHECK_THAT(
+            a.text, Catch::Contains("another toolgate process") && Catch::Contains("call again"));
+        // A lock held longer than a renewal can take (the token file's patience, 70 s)
+        // belongs to a stuck process: go ahead.
+        rig.now += 70;
+        CHECK(rig.ask_one().state == token_answer::kind::token);
+        CHECK(rig.auth.token_requests("refresh_token") == 1);
+    }
+    CHECK(rig.auth.token_requests("refresh_token") <= 1);
+}
+
+TEST_CASE("third review 11 and 13 per principal: one client's forced-renewal pause and held "
+          "renewal lock are its own",
+    "[auth][credentials][review3][sign-in]")
+{
+    refresher_rig rig;
+    rig.sign_in(3600);
+    rig.sign_in(3600, "authorization_code", "static:alice");
+    rig.start(std::chrono::milliseconds(300));
+    SECTION("the pause after a forced renewal that did not help")
+    {
+        rig.who = "static:alice";
+        auto const alice_first = rig.stored().access_token;
+        auto const alice = rig.ask_one(alice_first);
+        CHECK(alice.text != alice_first);
+        CHECK(rig.auth.token_requests("refresh_token") == 1);
+        // The server's own first 401 renews at once: alice's pause is not the server's.
+        rig.who = "";
+        auto const own_first = rig.stored().access_token;
+        auto const own = rig.ask_one(own_first);
+        CHECK(own.text != own_first);
+        CHECK(rig.auth.token_requests("refresh_token") == 2);
+        // And the server's renewal did not lift alice's pause: her token is kept.
+        rig.who = "static:alice";
+        CHECK(rig.ask_one(alice.text).text == alice.text);
+        rig.who = "";
+        CHECK(rig.ask_one(own.text).text == own.text);
+        CHECK(rig.auth.token_requests("refresh_token") == 2);
+    }
+    SECTION("the wait for another process's renewal lock")
+    {
+        // Another process is renewing alice's tokens only.
+        auto held
+            = token_file(rig.dir.file("tokens.json")).try_renewal_lock("static:alice", "StoreApi");
+        REQUIRE(held);
+        rig.now += 3700; // both expired
+        rig.who = "static:alice";
+        auto const waiting = rig.ask_one();
+        REQUIRE(waiting.state == token_answer::kind::failed);
+        CHECK_THAT(waiting.text, Catch::Contains("another toolgate process"));
+        rig.who = "";
+        CHECK(rig.ask_one().state == token_answer::kind::token); // the server's lock is free
+        CHECK(rig.auth.token_requests("refresh_token") == 1);
+        // Alice's lock has been held since her first call, whatever the server's did: after
+        // the token file's patience (70 s) it is taken to be stuck.
+        rig.now += 70;
+        rig.who = "static:alice";
+        CHECK(rig.ask_one().state == token_answer::kind::token);
+        CHECK(rig.auth.token_requests("refresh_token") == 2);
+    }
 }
 
 TEST_CASE("invalid_grant tells to sign in again and is not retried", "[auth][credentials]")

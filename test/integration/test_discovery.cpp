@@ -115,10 +115,12 @@ TEST_CASE("discovery: with only the meta-tools, a request for each toolkit is fo
             args.end(), { "--base-url", fmt::format("{}={}", e.toolkit, platform.url(e.prefix)) });
     }
     spawn_options options;
-    options.env = { "STORE_ACCESS_TOKEN=t", "ENGINE_API_KEY=t", "SEARCH_API_KEY=t",
-        "LEDGER_ACCESS_TOKEN=t", "DESK_SUBDOMAIN=acme", "DESK_API_KEY=t", "KANBAN_API_KEY=k",
-        "KANBAN_TOKEN=t", "VECTORDB_API_KEY=t", "VECTORDB_SERVER_URL=https://vector.invalid",
-        "DEPLOY_ACCESS_TOKEN=t" };
+    // Credentials of a realistic length: shorter ones are refused (review 3 item 19).
+    options.env = { "STORE_ACCESS_TOKEN=fake-token", "ENGINE_API_KEY=fake-token",
+        "SEARCH_API_KEY=fake-token", "LEDGER_ACCESS_TOKEN=fake-token", "DESK_SUBDOMAIN=acme",
+        "DESK_API_KEY=fake-token", "KANBAN_API_KEY=fake-token", "KANBAN_TOKEN=fake-token",
+        "VECTORDB_API_KEY=fake-token", "VECTORDB_SERVER_URL=https://vector.invalid",
+        "DEPLOY_ACCESS_TOKEN=fake-token" };
     stdio_server server(args, toolgate_bin, options);
     server.initialize();
     server.send(list_request);

@@ -373,6 +373,10 @@ TEST_CASE("the config printout (--print-config) shows each setting's source with
     auto const file = temp_path("settings.toml");
     std::ofstream(file) << "threads = 3\nport = 9100\nsession-key = \"file-secret-value\"\n"
                            "toolkits = [\"KanbanApi\"]\n";
+    // It holds a secret, so it must be private to its owner (third review 17).
+    std::filesystem::permissions(file,
+        std::filesystem::perms::owner_read | std::filesystem::perms::owner_write,
+        std::filesystem::perm_options::replace);
     spawn_options env;
     env.env = { "TOOLGATE_SESSION_KEY=env-secret-value", "TOOLGATE_AUTH_TOKENS=ops-token-value" };
     child_process print(

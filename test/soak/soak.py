@@ -98,9 +98,9 @@ def sanitizer_env(args):
 
 def secrets_env(args, fake_url):
     env = sanitizer_env(args)
-    for name in ["STORE_ACCESS_TOKEN", "ENGINE_API_KEY", "SEARCH_API_KEY", "DESK_API_KEY",
-                 "KANBAN_API_KEY", "KANBAN_TOKEN", "VECTORDB_API_KEY", "DEPLOY_ACCESS_TOKEN",
-                 "LEDGER_ACCESS_TOKEN", "LEDGER_TENANT_ID"]:
+    for name in ["STORE_ACCESS_TOKEN", "ENGINE_API_KEY", "ENGINE_USER_TOKEN", "SEARCH_API_KEY",
+                 "DESK_API_KEY", "KANBAN_API_KEY", "KANBAN_TOKEN", "VECTORDB_API_KEY",
+                 "DEPLOY_ACCESS_TOKEN", "LEDGER_ACCESS_TOKEN", "LEDGER_TENANT_ID"]:
         env[name] = f"soak-fake-{name.lower()}-5e1f"
     env["DESK_SUBDOMAIN"] = "soak"
     env["VECTORDB_SERVER_URL"] = fake_url

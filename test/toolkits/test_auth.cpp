@@ -170,7 +170,7 @@ TEST_CASE("a missing secret is a tool error naming every missing variable", "[to
 TEST_CASE("only the missing one of two secrets is named", "[toolkits][auth]")
 {
     fixed_credentials half;
-    half.set("KANBAN_API_KEY", "k");
+    half.set("KANBAN_API_KEY", "kanban-key-1");
     auto built = build_request(fx::kanban, fx::get_cards, {}, {});
     REQUIRE(built.has_value());
     auto done = authenticate(fx::kanban, fx::get_cards, half, *built);
@@ -208,10 +208,10 @@ TEST_CASE("a base-URL override removes the need for the base URL secret", "[tool
     base_url_overrides overrides;
     overrides.set(*make_base_url_override("VectorDbApi", "https://127.0.0.1:9443"));
     fixed_credentials key_only;
-    key_only.set("VECTORDB_API_KEY", "k");
+    key_only.set("VECTORDB_API_KEY", "vector-key-1");
     auto p = authed(fx::vectordb, fx::get_schema, "{}", key_only, overrides);
     CHECK(p.request.url == "https://127.0.0.1:9443/schema");
-    CHECK(headers_named(p, "Authorization") == strings { "Bearer k" });
+    CHECK(headers_named(p, "Authorization") == strings { "Bearer vector-key-1" });
 }
 
 TEST_CASE("the environment is the default credential source", "[toolkits][auth]")

@@ -12,6 +12,7 @@
 #include <boost/json/parse.hpp>
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <deque>
 
 namespace json = boost::json;
@@ -264,7 +265,38 @@ TEST_CASE("layers answer in order and an overlay sets one variable", "[toolkits]
     CHECK(overlay.find("A") == "1");
 }
 
-TEST_CASE("CoreEngineApi's Authorization arguments may be left out: the engine key goes",
+TEST_CASE("third review 1: the first layer with any of a toolkit's secrets supplies all of them",
+    "[toolkits][credentials]")
+{
+    auto client = std::make_shared<fixed_credentials const>(
+        fixed_credentials::map { { "VECTORDB_SERVER_URL", "https://client.example.test" },
+            { "KANBAN_API_KEY", "client-kanban-key" } });
+    auto server = std::make_shared<fixed_credentials const>(
+        fixed_credentials::map { { "VECTORDB_SERVER_URL", "https://server.example.test" },
+            { "VECTORDB_API_KEY", "server-vector-key" }, { "KANBAN_API_KEY", "server-kanban-key" },
+            { "KANBAN_TOKEN", "server-kanban-token" }, { "DEPLOY_ACCESS_TOKEN", "server-deploy" },
+            { "UNRELATED", "server-value" } });
+    layered_credentials layers({ client, server });
+    CHECK(layers.find("VECTORDB_SERVER_URL") == "https://client.example.test");
+    CHECK_FALSE(layers.find("VECTORDB_API_KEY").has_value()); // never the server's
+    CHECK(layers.find("KANBAN_API_KEY") == "client-kanban-key");
+    CHECK_FALSE(layers.find("KANBAN_TOKEN").has_value());
+    // Toolkits the client supplies nothing for, and variables of no toolkit, fall through.
+    CHECK(layers.find("DEPLOY_ACCESS_TOKEN") == "server-deploy");
+    CHECK(layers.find("UNRELATED") == "server-value");
+    // Third review 2: whose value it is decides how far a host it names is trusted.
+    layered_credentials marked({ client, server }, {}, 1);
+    CHECK(marked.from_client("VECTORDB_SERVER_URL"));
+    CHECK_FALSE(marked.from_client("DEPLOY_ACCESS_TOKEN"));
+    CHECK_FALSE(marked.from_client("VECTORDB_API_KEY")); // supplied by nobody
+    CHECK_FALSE(layers.from_client("VECTORDB_SERVER_URL")); // no client layer given
+    overlay_credentials with_token(marked, "VECTORDB_SERVER_URL", "https://token.example.test");
+    CHECK_FALSE(with_token.from_client("VECTORDB_SERVER_URL"));
+    CHECK(with_token.from_client("KANBAN_API_KEY"));
+}
+
+TEST_CASE("CoreEngineApi's user-JWT arguments are optional: the server's ENGINE_USER_TOKEN goes "
+          "(third review 20)",
     "[toolkits][credentials]")
 {
     for (auto name :
@@ -272,6 +304,14 @@ TEST_CASE("CoreEngineApi's Authorization arguments may be left out: the engine k
         INFO(name);
         auto ref = find_tool(name);
         REQUIRE(ref.has_value());
+        auto const& param = std::string_view(name).ends_with("GetProjectDetails")
+            ? "authorization_token"
+            : "bearer_token";
+        // Optional in the catalogue, so the listed schema asks no model for a credential.
+        auto const spec = std::find_if(ref->tool->params.begin(), ref->tool->params.end(),
+            [&](auto const& p) { return p.name == param; });
+        REQUIRE(spec != ref->tool->params.end());
+        CHECK_FALSE(spec->required);
         json::object arguments;
         if (std::string_view(name).ends_with("GetProjectDetails")) {
             arguments["project_id"] = "p1";
@@ -279,26 +319,43 @@ TEST_CASE("CoreEngineApi's Authorization arguments may be left out: the engine k
         CHECK(validate_arguments(*ref->toolkit, *ref->tool, arguments).has_value());
 
         fake_outbound outbound;
-        fixed_credentials secrets(fixed_credentials::map { { "ENGINE_API_KEY", "engine-key-1" } });
+        // The engine's API key is not a user's JWT: without the user token, nothing is sent.
+        fixed_credentials key_only(fixed_credentials::map { { "ENGINE_API_KEY", "engine-key-1" } });
+        http_executor without(outbound, key_only, {});
+        auto refused = call(without, *ref->toolkit, *ref->tool, arguments);
+        CHECK(refused.is_error);
+        CHECK_THAT(text_of(refused), Catch::Contains("ENGINE_USER_TOKEN"));
+        CHECK(outbound.sent.empty());
+
+        fixed_credentials secrets(fixed_credentials::map {
+            { "ENGINE_API_KEY", "engine-key-1" }, { "ENGINE_USER_TOKEN", "zq-user-jwt-1" } });
         http_executor executor(outbound, secrets, {});
         auto r = call(executor, *ref->toolkit, *ref->tool, arguments);
         CHECK_FALSE(r.is_error);
         REQUIRE(outbound.sent.size() == 1);
-        CHECK(header_of(outbound.sent[0], "Authorization") == "Bearer engine-key-1");
+        CHECK(header_of(outbound.sent[0], "Authorization") == "Bearer zq-user-jwt-1");
+        CHECK(text_of(r).find("zq-user-jwt-1") == std::string::npos);
 
-        // Given, the caller's value is sent instead (the specification's parameter).
-        auto const& param = std::string_view(name).ends_with("GetProjectDetails")
-            ? "authorization_token"
-            : "bearer_token";
+        // Given, the caller's value is sent instead (to act as another user).
         arguments[param] = "Bearer caller-value";
         CHECK(validate_arguments(*ref->toolkit, *ref->tool, arguments).has_value());
         call(executor, *ref->toolkit, *ref->tool, arguments);
         REQUIRE(outbound.sent.size() == 2);
         CHECK(header_of(outbound.sent[1], "Authorization") == "Bearer caller-value");
     }
-    // Only credential headers become optional: a required path argument stays required.
+    // Only the credential becomes optional: a required path argument stays required.
     auto ref = find_tool("CoreEngineApi.GetProjectDetails");
     CHECK(validate_arguments(*ref->toolkit, *ref->tool, json::object {}).has_error());
+    // The other engine tools still send the API key, never the user token.
+    auto const* engine = find_toolkit("CoreEngineApi");
+    REQUIRE(engine != nullptr);
+    for (auto const& tool : engine->tools) {
+        if (tool.name != "GetProjectDetails" && tool.name != "ListAccessibleProjects") {
+            INFO(tool.name);
+            CHECK(std::find(tool.secrets.begin(), tool.secrets.end(), "ENGINE_USER_TOKEN")
+                == tool.secrets.end());
+        }
+    }
 }
 
 TEST_CASE("a resolve, connect or TLS failure on a secret host names its variable",
@@ -306,7 +363,7 @@ TEST_CASE("a resolve, connect or TLS failure on a secret host names its variable
 {
     fake_outbound outbound;
     fixed_credentials secrets(fixed_credentials::map { { "DESK_API_KEY", "desk-key-1" },
-        { "DESK_SUBDOMAIN", "zqacme" }, { "VECTORDB_API_KEY", "v-key" },
+        { "DESK_SUBDOMAIN", "zqacme" }, { "VECTORDB_API_KEY", "vector-key-1" },
         { "VECTORDB_SERVER_URL", "https://zqvector.example.test" } });
     http_executor executor(outbound, secrets, {});
     auto failure
@@ -325,7 +382,7 @@ TEST_CASE("a resolve, connect or TLS failure on a secret host names its variable
 
     // A host that is the catalogue's own names no variable.
     outbound.script.push_back(fake_outbound::failure(failure, "api.box.com:443"));
-    fixed_credentials store(fixed_credentials::map { { "STORE_ACCESS_TOKEN", "t" } });
+    fixed_credentials store(fixed_credentials::map { { "STORE_ACCESS_TOKEN", "store-token-1" } });
     http_executor store_executor(outbound, store, {});
     auto s = call(store_executor, fx::store, fx::get_folder, args(R"({"folder_id":"7"})"));
     CHECK(text_of(s).find("STORE_ACCESS_TOKEN") == std::string::npos);

@@ -122,12 +122,36 @@ TEST_CASE("gzip_cache compresses each text once and stays bounded", "[gzip]")
     std::string const a = json_like(20'000, 5);
     std::string const b = json_like(20'000, 6);
     std::string const c = json_like(20'000, 8);
-    auto const first = cache.segment(a);
+    auto const first = cache.segment(1, a);
     REQUIRE(first);
-    CHECK(cache.segment(a) == first); // the same object, not a second compression
-    auto const second = cache.segment(b);
+    CHECK(cache.segment(1, a) == first); // the same object, not a second compression
+    auto const second = cache.segment(2, b);
     REQUIRE(second);
     CHECK(second != first);
-    CHECK(cache.segment(c) == nullptr); // full: that answer goes out uncompressed
+    CHECK(cache.segment(0, c) == nullptr); // no identity: not compressed
+    // Full: the least recently used entry (a's, b's being the newer) makes room.
+    CHECK(cache.segment(2, b) == second);
+    auto const third = cache.segment(3, c);
+    REQUIRE(third);
+    CHECK(cache.size() == 2);
+    CHECK(cache.segment(2, b) == second);
+    CHECK(cache.segment(1, a) != first); // compressed again
     CHECK(gunzip(gzip_around("[", *second, "]")) == "[" + b + "]");
+    CHECK(gunzip(gzip_around("[", *third, "]")) == "[" + c + "]");
+}
+
+TEST_CASE("gzip_cache keys texts by identity, not by where they lie (third review 9)", "[gzip]")
+{
+    gzip_cache cache;
+    // Two texts of one length at one address, one after the other, as a freed listing page
+    // and the next one built in its place.
+    std::string text = json_like(20'000, 5);
+    auto const first = cache.segment(41, text);
+    std::string const other = json_like(20'000, 6);
+    REQUIRE(other.size() == text.size());
+    text.replace(0, text.size(), other);
+    auto const second = cache.segment(42, text);
+    REQUIRE(second);
+    CHECK(gunzip(gzip_around("", *second, "")) == other);
+    CHECK(gunzip(gzip_around("", *first, "")) != other);
 }

@@ -652,7 +652,10 @@ void add_credentials(toolkit_spec const& toolkit, tool_spec const& tool,
     } else if (name == "LedgerApi") {
         bearer("LEDGER_ACCESS_TOKEN");
     } else if (name == "CoreEngineApi") {
-        bearer("ENGINE_API_KEY");
+        // The project tools act as a user (review 3 item 20); the others use the API key.
+        bool const user = std::find(tool.secrets.begin(), tool.secrets.end(), "ENGINE_USER_TOKEN")
+            != tool.secrets.end();
+        bearer(user ? "ENGINE_USER_TOKEN" : "ENGINE_API_KEY");
     } else if (name == "DeployApi") {
         bearer("DEPLOY_ACCESS_TOKEN");
     } else if (name == "VectorDbApi") {

@@ -33,6 +33,7 @@ inline std::map<std::string, std::string, std::less<>> const& fake_secrets()
         { "STORE_ACCESS_TOKEN", "store-token-S3CR3T-0001" },
         { "LEDGER_ACCESS_TOKEN", "ledger-token-S3CR3T-0002" },
         { "ENGINE_API_KEY", "engine-key-S3CR3T-0003" },
+        { "ENGINE_USER_TOKEN", "engine-user-S3CR3T-0010" },
         { "SEARCH_API_KEY", "search-key-S3CR3T-0004" },
         { "DESK_API_KEY", "desk-key-S3CR3T-0005" },
         { "DESK_SUBDOMAIN", "desk-s3cr3t-tenant" },
