@@ -1,31 +1,27 @@
-// Origin and Host checks.
+// Origin and Host checks. Both are parsed with Boost.URL (RFC 3986), so that the host is the
+// one a browser or a resolver would use: in `http://localhost:80@evil.example` that is
+// evil.example, not what precedes the first ':' (security review 18).
 #include "transport/origin_policy.hpp"
 
+#include "common/loopback.hpp"
+
+#include <boost/url/authority_view.hpp>
+#include <boost/url/parse.hpp>
+#include <boost/url/url_view.hpp>
+
 #include <algorithm>
+#include <string>
 
 namespace toolgate::transport {
+namespace urls = boost::urls;
+
 namespace {
 
-/// The host part of `host[:port]` (IPv6 in brackets kept with its brackets).
-std::string_view host_part(std::string_view authority)
+/// The host of an authority, as common::is_loopback_host reads it (IPv6 without brackets).
+std::string host_of(urls::authority_view const& authority)
 {
-    if (authority.starts_with('[')) {
-        auto const close = authority.find(']');
-        return close == std::string_view::npos ? authority : authority.substr(0, close + 1);
-    }
-    return authority.substr(0, authority.find(':'));
-}
-
-/// Host names ignore letter case (RFC 3986 3.2.2): `LocalHost` is loopback too.
-bool is_loopback_name(std::string_view host)
-{
-    auto const same = [host](std::string_view name) {
-        return host.size() == name.size()
-            && std::equal(host.begin(), host.end(), name.begin(), [](char a, char b) {
-                   return (a >= 'A' && a <= 'Z' ? char(a - 'A' + 'a') : a) == b;
-               });
-    };
-    return same("localhost") || same("127.0.0.1") || same("[::1]");
+    return authority.host_type() == urls::host_type::ipv6 ? authority.host_address()
+                                                          : std::string(authority.encoded_host());
 }
 
 } // namespace
@@ -39,21 +35,28 @@ bool origin_policy::allows_origin(std::string const* origin) const
     if (std::find(extra_.begin(), extra_.end(), o) != extra_.end()) {
         return true;
     }
-    for (std::string_view scheme : { "http://", "https://" }) {
-        if (o.starts_with(scheme)) {
-            auto authority = o.substr(scheme.size());
-            if (authority.find('/') != std::string_view::npos) {
-                return false;
-            }
-            return is_loopback_name(host_part(authority));
-        }
+    // An Origin is scheme://host[:port] (RFC 6454 §7): no userinfo, path, query or fragment.
+    auto parsed = urls::parse_absolute_uri(o);
+    if (!parsed
+        || (parsed->scheme_id() != urls::scheme::http
+            && parsed->scheme_id() != urls::scheme::https)) {
+        return false;
     }
-    return false;
+    if (parsed->has_userinfo() || !parsed->encoded_path().empty() || parsed->has_query()
+        || parsed->has_fragment()) {
+        return false;
+    }
+    return common::is_loopback_host(host_of(parsed->authority()));
 }
 
 bool origin_policy::is_loopback_host(std::string_view host_header)
 {
-    return is_loopback_name(host_part(host_header));
+    // Host is host[:port] (RFC 9110 §7.2): userinfo makes it invalid, and so not loopback.
+    auto parsed = urls::parse_authority(host_header);
+    if (!parsed || parsed->has_userinfo()) {
+        return false;
+    }
+    return common::is_loopback_host(host_of(*parsed));
 }
 
 } // namespace toolgate::transport

@@ -9,8 +9,8 @@ namespace toolgate::transport {
 
 class origin_policy {
 public:
-    /// Loopback origins (http/https on localhost, 127.0.0.1, [::1], any port) are always
-    /// allowed, plus `extra` (exact `scheme://host[:port]` strings).
+    /// Loopback origins (http/https on a host common::is_loopback_host accepts, any port) are
+    /// always allowed, plus `extra` (exact `scheme://host[:port]` strings).
     explicit origin_policy(std::vector<std::string> extra = {})
         : extra_(std::move(extra))
     {
@@ -18,7 +18,8 @@ public:
 
     /// A request without Origin comes from a non-browser client and passes.
     bool allows_origin(std::string const* origin) const;
-    /// With a loopback bind, Host must name a loopback host (any port).
+    /// With a loopback bind, Host must name a loopback host (common::is_loopback_host; any
+    /// port, no userinfo).
     static bool is_loopback_host(std::string_view host_header);
 
 private:

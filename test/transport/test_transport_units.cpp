@@ -132,6 +132,10 @@ TEST_CASE(
     CHECK_FALSE(allows("http://127.0.0.1.example.com"));
     CHECK_FALSE(allows("http://localhost.example.com:80"));
     CHECK_FALSE(allows("http://localhost@example.com"));
+    // Security review 18: the host is what follows the userinfo, not what precedes a ':'.
+    CHECK_FALSE(allows("http://localhost:80@evil.example"));
+    CHECK_FALSE(allows("http://127.0.0.1:8080@evil.example:8080"));
+    CHECK_FALSE(allows("http://user@localhost"));
     CHECK_FALSE(allows("http://[::1"));
     CHECK_FALSE(allows("http://localhost/path"));
     CHECK_FALSE(allows("file://localhost"));
@@ -157,6 +161,9 @@ TEST_CASE("origin policy: Host names a loopback host, in any letter case", "[tra
     CHECK(origin_policy::is_loopback_host("[::1]:8080"));
     CHECK(origin_policy::is_loopback_host("LocalHost:8080")); // host names ignore case
     CHECK_FALSE(origin_policy::is_loopback_host("attacker.example:8080"));
-    CHECK_FALSE(origin_policy::is_loopback_host("127.0.0.2"));
+    CHECK_FALSE(origin_policy::is_loopback_host("localhost:80@evil.example")); // review 18
+    // The one loopback rule (common/loopback.hpp): all of 127.0.0.0/8.
+    CHECK(origin_policy::is_loopback_host("127.0.0.2"));
+    CHECK_FALSE(origin_policy::is_loopback_host("127.example:8080"));
     CHECK_FALSE(origin_policy::is_loopback_host(""));
 }
