@@ -6,6 +6,7 @@
 #include "app/config_file.hpp"
 #include "auth/auth_options.hpp"
 #include "credentials/credential_options.hpp"
+#include "credentials/sign_in_options.hpp"
 #include "toolkits/base_url.hpp"
 
 #include <CLI/App.hpp>
@@ -141,6 +142,7 @@ void add_all_options(CLI::App& app, config& c)
     add_upstream_options(app, c.upstream);
     toolkits::add_result_options(app, c.results);
     credentials::add_options(app, c.credentials);
+    credentials::add_options(app, c.sign_in);
     state::add_store_options(app, c.store);
     credentials::add_auth_commands(app, c.auth);
     add_call_command(app, c.call);

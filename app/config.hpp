@@ -11,6 +11,7 @@
 #include "common/result.hpp"
 #include "credentials/auth_cli.hpp"
 #include "credentials/credential_hub.hpp"
+#include "credentials/sign_in_options.hpp"
 #include "mcp/policy.hpp"
 #include "mcp/router.hpp"
 #include "mcp/serving_options.hpp"
@@ -56,6 +57,7 @@ struct config {
     /// Platform credentials (credentials/credential_hub.hpp); `allow_insecure` is
     /// `upstream.allow_insecure`, set where the hub is built.
     credentials::credential_settings credentials;
+    credentials::sign_in_options sign_in; ///< sign-in from the conversation (--public-url)
     /// State shared by replicas (--state-store, --store-key-file; state/store_options.hpp).
     state::store_options store;
     /// `toolgate auth <action> [Toolkit]` (credentials/auth_cli.hpp); action "" : serve.

@@ -11,6 +11,7 @@
 #include "mcp/http_endpoint.hpp"
 #include "mcp/router.hpp"
 #include "mcp/session_registry.hpp"
+#include "mcp/sign_in_setup.hpp"
 #include "ops/metrics.hpp"
 #include "ops/ops_endpoint.hpp"
 #include "toolkits/upstream_pacer.hpp"
@@ -236,6 +237,8 @@ private:
     router router_;
     /// Policy, quotas, confirmation, audit log (docs/controlling-writes.md).
     controls_wiring controls_;
+    /// Sign-in from the conversation (issue 26); null for a service without OAuth credentials.
+    std::unique_ptr<mcp::sign_in_setup> sign_in_;
     session_registry sessions_;
     transport::origin_policy origins_;
     /// Label sets from the router's tools: the service's and the discovery meta-tools.
@@ -258,6 +261,9 @@ http_server::http_server(
     , stack_(cfg, svc)
     , router_(stack_.provider(), stack_.dispatcher(), cfg.limits)
     , controls_(cfg, svc.store)
+    , sign_in_(svc.credentials ? mcp::sign_in_setup::for_http(
+                   *svc.credentials, cfg.sign_in, cfg.sessions.key, cfg.upstream.call_timeout)
+                               : nullptr)
     , sessions_(ioc.get_executor(), signer_of(cfg.sessions), cfg.sessions.idle_timeout,
           cfg.sessions.max_age)
     , origins_(cfg.http.allowed_origins)
@@ -267,6 +273,9 @@ http_server::http_server(
 {
     router_.set_request_states(mcp::make_request_states(cfg.sessions.key));
     controls_.install(router_, stack_.dispatcher().index());
+    if (sign_in_) {
+        router_.add_step(sign_in_->step());
+    }
     sessions_.set_max_sessions(cfg.sessions.max_sessions);
     sessions_.set_max_sessions_per_principal(cfg.sessions.max_per_principal);
     std::function<ops::store_gauges()> store_gauges;
@@ -285,6 +294,9 @@ http_server::http_server(
         svc.pacer->set_observer(&metrics_.upstream_observer());
     }
     listener_.start();
+    if (sign_in_) {
+        sign_in_->set_bound(cfg.http.host, listener_.port()); // the default --public-url
+    }
     start_metrics_port();
     metrics_.set_sources({ &listener_, svc.upstream, [this] { return gauges_of(sessions_); },
         [this] { return router_.inflight(); }, &ready_, std::move(store_gauges) });
@@ -310,6 +322,7 @@ mcp::endpoint_options http_server::endpoint_options_of()
     o.ops.metrics_public = cfg_.ops.metrics_public;
     o.credentials = svc_.credentials.get();
     o.policy = controls_.policy();
+    o.sign_in = sign_in_ ? &sign_in_->service() : nullptr;
     if (svc_.store) {
         o.ops.store_connected = [store = svc_.store] { return store->status().connected; };
     }

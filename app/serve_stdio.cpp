@@ -6,6 +6,7 @@
 #include "app/served_protocol.hpp"
 #include "credentials/credential_hub.hpp"
 #include "mcp/router.hpp"
+#include "mcp/sign_in_setup.hpp"
 #include "mcp/stdio_session.hpp"
 #include "protocol/dispatcher.hpp"
 #include "protocol/jsonrpc.hpp"
@@ -75,6 +76,12 @@ int serve_stdio(config const& cfg, asio::io_context& ioc, service& svc)
     controls_wiring controls(cfg, svc.store);
     controls.install(r, stack.dispatcher().index());
     r.set_request_states(mcp::make_request_states({}));
+    auto sign_in = svc.credentials ? mcp::sign_in_setup::for_stdio(
+                       ioc, *svc.credentials, cfg.sign_in, cfg.upstream.call_timeout)
+                                   : nullptr;
+    if (sign_in) {
+        r.add_step(sign_in->step()); // sign-in from the conversation (issue 26)
+    }
     spdlog::info("toolgate {} on stdio: {}; {}", toolgate_version(), svc.summary,
         stack.views().mode_summary());
     if (auto const line = controls.summary(); !line.empty()) {

@@ -447,8 +447,31 @@ std::string describe_variable(credential_hub const& hub, std::string_view variab
     return fmt::format("{} {}", variable, origin.empty() ? "not set" : "from " + origin);
 }
 
+/// `auth status --principal P`: that client's sign-ins from the conversation, nothing else
+/// (its secrets, if any, are in the credentials file, which this command does not read).
+int principal_status(command_context& ctx, std::string const& principal)
+{
+    auto const entries = ctx.hub.tokens()->snapshot_of(principal);
+    say(fmt::format("Token store: {}\nSign-ins of {}:\n", where(ctx), principal));
+    for (auto const& provider : toolkits::oauth_providers()) {
+        auto const it = entries.find(provider.toolkit);
+        if (it == entries.end()) {
+            say(fmt::format("{}: not signed in (a call offers a sign-in from the conversation)\n",
+                provider.toolkit));
+            continue;
+        }
+        auto const& e = it->second;
+        say(fmt::format("{}: signed in ({}): access token {}{}\n", provider.toolkit, e.grant,
+            expiry(e.expires_at), e.refresh_token.empty() ? "" : ", refresh token kept"));
+    }
+    return 0;
+}
+
 int status(command_context& ctx)
 {
+    if (!ctx.cfg.command.principal.empty()) {
+        return principal_status(ctx, ctx.cfg.command.principal);
+    }
     auto const entries = ctx.hub.tokens()->snapshot();
     say(fmt::format("Token store: {}\n", where(ctx)));
     if (!ctx.cfg.credentials.secrets_file.empty()) {
@@ -484,15 +507,19 @@ asio::awaitable<int> logout(command_context& ctx)
 {
     auto const& a = ctx.cfg.command;
     provider_of(a.toolkit);
-    auto const entries = ctx.hub.tokens()->snapshot();
+    auto const whose = a.principal.empty() ? std::string() : " for " + a.principal;
+    auto const entries = ctx.hub.tokens()->snapshot_of(a.principal);
     if (!entries.contains(a.toolkit)) {
-        say(fmt::format("{} was not signed in (the {}).\n", a.toolkit, where(ctx)));
+        say(fmt::format("{} was not signed in{} (the {}).\n", a.toolkit, whose, where(ctx)));
         co_return 0;
     }
-    co_await save_tokens(ctx, a.toolkit, std::nullopt);
-    say(fmt::format("Signed out of {}: its tokens are gone from the {}. The app stays authorised "
-                    "at the platform until you revoke it there.\n",
-        a.toolkit, where(ctx)));
+    if (auto gone = co_await ctx.hub.tokens()->forget(a.principal, a.toolkit); !gone) {
+        throw std::runtime_error(fmt::format(
+            "{}: not removed from the {}: {}", a.toolkit, where(ctx), gone.error().message));
+    }
+    say(fmt::format("Signed out of {}{}: its tokens are gone from the {}. The app stays "
+                    "authorised at the platform until you revoke it there.\n",
+        a.toolkit, whose, where(ctx)));
     co_return 0;
 }
 
@@ -501,6 +528,11 @@ asio::awaitable<int> dispatch(command_context& ctx)
     auto const& action = ctx.cfg.command.action;
     if (auto read = co_await ctx.hub.tokens()->reread(); !read) {
         throw std::invalid_argument(read.error().message);
+    }
+    if (auto const& principal = ctx.cfg.command.principal; !principal.empty()) {
+        if (auto read = co_await ctx.hub.tokens()->reread(principal); !read) {
+            throw std::invalid_argument(read.error().message);
+        }
     }
     if (action == "login") {
         co_return co_await login(ctx);
@@ -554,14 +586,19 @@ void add_auth_commands(CLI::App& app, auth_command& c)
         ->check(CLI::IsMember({ "enterprise", "user" }));
     credentials->add_option(
         "--subject-id", c.subject_id, "StoreApi: the enterprise id, or the user id");
-    auth->add_subcommand("status",
+    auto* status = auth->add_subcommand("status",
         "each toolkit's credential sources and token expiry (never "
         "a value)");
+    status->add_option("--principal", c.principal,
+        "a client's sign-ins from the conversation (static:<name> or jwt:<sub>) instead of the "
+        "server's own");
     auto* logout = auth->add_subcommand("logout", "forget a toolkit's stored tokens");
     logout->add_option("toolkit", c.toolkit, "StoreApi or LedgerApi")->required();
+    logout->add_option("--principal", c.principal,
+        "forget a client's sign-in (static:<name> or jwt:<sub>) instead of the server's own");
     auto* tenants = auth->add_subcommand("tenants", "list the organisations a sign-in reaches");
     tenants->add_option("toolkit", c.toolkit, "LedgerApi")->required();
-    for (auto* sub : { login, credentials, logout, tenants }) {
+    for (auto* sub : { login, credentials, logout, tenants, status }) {
         sub->fallthrough();
     }
     for (auto* sub : auth->get_subcommands({})) {

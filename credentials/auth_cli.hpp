@@ -28,6 +28,9 @@ struct auth_command {
     std::chrono::seconds login_timeout { 300 };
     std::string subject_type = "enterprise"; ///< client-credentials (storage platform)
     std::string subject_id;
+    /// status, logout: a client's sign-ins (`static:alice`, `jwt:<sub>`) instead of the
+    /// server's own.
+    std::string principal;
 };
 
 /// What a command runs with: the command, where the server's secrets and tokens are, and how

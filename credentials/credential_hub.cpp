@@ -232,7 +232,15 @@ common::checked<std::shared_ptr<toolkits::call_credentials const>> credential_hu
         }
     }
     if (!multi_user()) {
-        return nullptr; // the server's own, as for every call
+        if (principal.empty()) {
+            return nullptr; // the server's own, as for every call
+        }
+        // Client authentication without per-client secrets: the server's secrets, and this
+        // client's own sign-ins before the server's (a token is never another client's).
+        auto creds = std::make_shared<toolkits::call_credentials>();
+        creds->secrets = server_secrets_;
+        creds->tokens = std::make_shared<principal_tokens>(tokens_, principal, true);
+        return std::shared_ptr<toolkits::call_credentials const>(std::move(creds));
     }
     auto const snap = current();
     std::vector<std::shared_ptr<credential_source const>> layers;
@@ -246,8 +254,9 @@ common::checked<std::shared_ptr<toolkits::call_credentials const>> credential_hu
     auto const client_layers = layers.size(); // the request's and the principal's own
     if (settings_.shared) {
         layers.push_back(server_secrets_);
-        creds->tokens = tokens_;
     }
+    // The client's own sign-ins, then the server's only when it shares them.
+    creds->tokens = std::make_shared<principal_tokens>(tokens_, principal, settings_.shared);
     creds->secrets = std::make_shared<toolkits::layered_credentials const>(
         std::move(layers), per_client_hint(), client_layers);
     return std::shared_ptr<toolkits::call_credentials const>(std::move(creds));

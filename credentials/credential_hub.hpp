@@ -1,6 +1,7 @@
 // Where every call's platform credentials come from, assembled once per request:
 //   Toolgate-Secret-<VARIABLE> headers (--per-request-credentials)
 //   -> the client principal's own secrets (--credentials-file)
+//   -> the client's own sign-ins from the conversation (per principal, in the token store)
 //   -> the server's: --secrets-file, then the environment, then the token store's OAuth
 //      sign-ins (for other clients only with --shared-credentials).
 // Without client authentication, a credentials file or per-request credentials, every call

@@ -125,6 +125,11 @@ shared_token_store::shared_token_store(std::shared_ptr<redis_client> client, sta
 {
 }
 
+std::shared_ptr<token_backend> shared_token_store::for_principal(std::string principal) const
+{
+    return std::make_shared<shared_token_store>(client_, keys_, std::move(principal), lease_);
+}
+
 std::string shared_token_store::where() const
 {
     return fmt::format("shared token store (Redis at {})", client_->endpoint().describe());
@@ -175,7 +180,9 @@ asio::awaitable<checked<token_entries>> shared_token_store::read()
             co_return problem_of(fmt::format("{}: {}", toolkit, opened.error().message));
         }
         try {
-            auto one = parse_tokens(*opened, tokens_key());
+            // One entry in the token file's format, under the server's own name within it
+            // (the principal is the hash's).
+            auto one = parse_tokens(*opened, tokens_key())[""];
             if (auto it = one.find(toolkit); it != one.end()) {
                 out.emplace(toolkit, it->second);
             }
@@ -211,8 +218,8 @@ asio::awaitable<lock_attempt> shared_token_store::try_hold(std::string toolkit)
 
 asio::awaitable<checked<void>> shared_token_store::write(std::string toolkit, token_entry entry)
 {
-    token_entries one;
-    one.emplace(toolkit, std::move(entry));
+    token_book one;
+    one[""].emplace(toolkit, std::move(entry));
     auto sealed = state::seal(keys_, serialize_tokens(one), context(toolkit));
     std::vector<std::string> args { std::string("HSET"), tokens_key(), toolkit, std::move(sealed) };
     auto done = co_await run(client_, std::move(args));

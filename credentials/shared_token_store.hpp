@@ -25,6 +25,7 @@ public:
     shared_token_store(std::shared_ptr<state::redis_client> client, state::store_keys keys,
         std::string principal = {}, std::chrono::milliseconds lease = std::chrono::seconds(10));
 
+    std::shared_ptr<token_backend> for_principal(std::string principal) const override;
     std::string where() const override;
     boost::asio::awaitable<common::checked<token_entries>> read() override;
     boost::asio::awaitable<lock_attempt> try_hold(std::string toolkit) override;

@@ -10,22 +10,31 @@ namespace asio = boost::asio;
 
 namespace {
 
-asio::awaitable<common::checked<token_entries>> read_file(token_file file)
+/// `principal`'s entries in the file as it is now.
+token_entries entries_of(token_file const& file, std::string const& principal)
+{
+    auto book = file.load_all();
+    auto it = book.find(principal);
+    return it == book.end() ? token_entries {} : std::move(it->second);
+}
+
+asio::awaitable<common::checked<token_entries>> read_file(token_file file, std::string principal)
 {
     try {
-        co_return file.load();
+        co_return entries_of(file, principal);
     } catch (std::exception const& e) {
         co_return common::problem_of(e.what());
     }
 }
 
-asio::awaitable<lock_attempt> try_lock_and_read(token_file file, std::string toolkit)
+asio::awaitable<lock_attempt> try_lock_and_read(
+    token_file file, std::string principal, std::string toolkit)
 {
     lock_attempt out;
     try {
-        std::shared_ptr<token_lock> held = file.try_renewal_lock(toolkit);
+        std::shared_ptr<token_lock> held = file.try_renewal_lock(principal, toolkit);
         if (held) {
-            out.stored = file.load();
+            out.stored = entries_of(file, principal);
             out.held = std::move(held);
         }
     } catch (std::exception const& e) {
@@ -35,10 +44,14 @@ asio::awaitable<lock_attempt> try_lock_and_read(token_file file, std::string too
 }
 
 asio::awaitable<common::checked<void>> write_file(
-    token_file file, std::string toolkit, std::optional<token_entry> entry)
+    token_file file, std::string principal, std::string toolkit, std::optional<token_entry> entry)
 {
     try {
-        file.update(toolkit, entry);
+        if (entry) {
+            file.save(principal, toolkit, *entry);
+        } else {
+            file.remove(principal, toolkit);
+        }
         co_return common::checked<void> {};
     } catch (std::exception const& e) {
         co_return common::problem_of(e.what());
@@ -47,46 +60,63 @@ asio::awaitable<common::checked<void>> write_file(
 
 class file_backend final : public token_backend {
 public:
-    explicit file_backend(token_file file)
+    /// File reads and writes happen on `files`, off the threads that serve requests; the
+    /// backends of every principal of one file share it.
+    file_backend(token_file file, std::string principal, std::shared_ptr<asio::thread_pool> files)
         : file_(std::move(file))
+        , principal_(std::move(principal))
+        , files_(std::move(files))
     {
     }
-    ~file_backend() override { files_.join(); }
 
+    std::shared_ptr<token_backend> for_principal(std::string principal) const override
+    {
+        return std::make_shared<file_backend>(file_, std::move(principal), files_);
+    }
     std::string where() const override { return "token store " + file_.path(); }
     asio::awaitable<common::checked<token_entries>> read() override
     {
-        co_return co_await asio::co_spawn(files_, read_file(file_), asio::use_awaitable);
+        co_return co_await asio::co_spawn(
+            *files_, read_file(file_, principal_), asio::use_awaitable);
     }
     asio::awaitable<lock_attempt> try_hold(std::string toolkit) override
     {
         co_return co_await asio::co_spawn(
-            files_, try_lock_and_read(file_, std::move(toolkit)), asio::use_awaitable);
+            *files_, try_lock_and_read(file_, principal_, std::move(toolkit)), asio::use_awaitable);
     }
     asio::awaitable<common::checked<void>> write(std::string toolkit, token_entry entry) override
     {
-        co_return co_await asio::co_spawn(
-            files_, write_file(file_, std::move(toolkit), std::move(entry)), asio::use_awaitable);
+        co_return co_await asio::co_spawn(*files_,
+            write_file(file_, principal_, std::move(toolkit), std::move(entry)),
+            asio::use_awaitable);
     }
     asio::awaitable<common::checked<void>> erase(std::string toolkit) override
     {
-        co_return co_await asio::co_spawn(
-            files_, write_file(file_, std::move(toolkit), std::nullopt), asio::use_awaitable);
+        co_return co_await asio::co_spawn(*files_,
+            write_file(file_, principal_, std::move(toolkit), std::nullopt), asio::use_awaitable);
     }
     std::chrono::seconds patience() const override { return std::chrono::seconds(70); }
     bool renews_after_patience() const override { return true; }
 
 private:
     token_file file_;
-    /// File reads and writes happen here, off the threads that serve requests.
-    asio::thread_pool files_ { 1 };
+    std::string principal_;
+    std::shared_ptr<asio::thread_pool> files_;
 };
+
+/// Joins the file thread when the last backend using it goes.
+void join_and_delete(asio::thread_pool* pool)
+{
+    pool->join();
+    delete pool; // NOLINT(cppcoreguidelines-owning-memory): a shared_ptr deleter
+}
 
 } // namespace
 
-std::shared_ptr<token_backend> make_file_backend(token_file file)
+std::shared_ptr<token_backend> make_file_backend(token_file file, std::string principal)
 {
-    return std::make_shared<file_backend>(std::move(file));
+    std::shared_ptr<asio::thread_pool> files(new asio::thread_pool(1), join_and_delete);
+    return std::make_shared<file_backend>(std::move(file), std::move(principal), std::move(files));
 }
 
 } // namespace toolgate::credentials

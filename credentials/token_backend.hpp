@@ -1,6 +1,7 @@
-// Where the server's OAuth tokens live, as the renewal sees it: the token file (one machine;
-// renewal lock files) or the shared state store (replicas; a renewal lease). The renewal
-// logic (token_refresher) is the same over both.
+// Where OAuth tokens live, as the renewal sees it: the token file (one machine; renewal lock
+// files) or the shared state store (replicas; a renewal lease), one principal's at a time
+// (the server's own, or a client's after a sign-in from the conversation). The renewal logic
+// (token_refresher) is the same over both.
 #pragma once
 
 #include "common/result.hpp"
@@ -26,6 +27,10 @@ struct lock_attempt {
 class token_backend {
 public:
     virtual ~token_backend() = default;
+    /// The same store for another principal's tokens ("" the server's own; `static:alice`,
+    /// `jwt:<sub>`), sharing this one's connection or file thread. Every method below reads
+    /// and writes only the principal the backend was made for.
+    virtual std::shared_ptr<token_backend> for_principal(std::string principal) const = 0;
     /// For logs and errors: where the tokens are (never a token).
     virtual std::string where() const = 0;
     /// Every toolkit's entry, read now (off the threads that serve requests, or async).
@@ -45,7 +50,8 @@ public:
     virtual bool renews_after_patience() const = 0;
 };
 
-/// The token file as a backend: its reads, writes and lock tries on a thread of their own.
-std::shared_ptr<token_backend> make_file_backend(token_file file);
+/// The token file as a backend for `principal`'s entries: its reads, writes and lock tries on
+/// a thread of their own.
+std::shared_ptr<token_backend> make_file_backend(token_file file, std::string principal = {});
 
 } // namespace toolgate::credentials

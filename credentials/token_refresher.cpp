@@ -1,4 +1,4 @@
-// Token renewal with one renewal in flight per toolkit (see token_refresher.hpp).
+// Token renewal with one renewal in flight per principal and toolkit (see token_refresher.hpp).
 #include "credentials/token_refresher.hpp"
 
 #include "common/result.hpp"
@@ -41,24 +41,29 @@ struct token_refresher::flight {
 
 struct token_refresher::state {
     mutable std::mutex mutex; ///< guards everything below; never held across co_await
-    token_entries entries;
-    /// Toolkits whose sign-in the authorization server refused for good, with the message.
-    std::map<std::string, std::string, std::less<>> refused;
-    std::map<std::string, std::shared_ptr<flight>, std::less<>> flights;
-    std::shared_ptr<flight> reading; ///< a read of the store in progress, shared by its callers
+    token_book entries;
+    /// Sign-ins the authorization server refused for good, with the message.
+    std::map<key, std::string> refused;
+    std::map<key, std::shared_ptr<flight>> flights;
+    /// Per principal: a read of the store in progress, shared by its callers.
+    std::map<std::string, std::shared_ptr<flight>, std::less<>> reading;
     std::map<std::string, oauth_client, std::less<>> clients;
-    std::int64_t last_check = 0;
-    std::string unreadable; ///< why the last read of the store failed ("" : it did not)
-    /// Per toolkit, the token the last renewal forced by a 401 gave, and the pause before
-    /// another forced renewal may replace it (security review 3, item 11).
+    /// Per principal: when its tokens were last read, and why that read failed ("" : it did
+    /// not).
+    std::map<std::string, std::int64_t, std::less<>> last_check;
+    std::map<std::string, std::string, std::less<>> unreadable;
+    /// Clients' backends, made from the server's as their first call needs them.
+    std::map<std::string, std::shared_ptr<token_backend>, std::less<>> backends;
+    /// Per principal and toolkit, the token the last renewal forced by a 401 gave, and the
+    /// pause before another forced renewal may replace it (security review 3, item 11).
     struct forced_renewal {
         std::string token;
         std::int64_t pause = 0;
         std::int64_t not_before = 0;
     };
-    std::map<std::string, forced_renewal, std::less<>> forced;
-    /// Per toolkit, since when another process or replica has held the renewal.
-    std::map<std::string, std::int64_t, std::less<>> lock_busy_since;
+    std::map<key, forced_renewal> forced;
+    /// Per principal and toolkit, since when another process or replica has held the renewal.
+    std::map<key, std::int64_t> lock_busy_since;
 };
 
 namespace {
@@ -85,6 +90,19 @@ std::string expiry_text(std::int64_t expires_at, std::int64_t now)
 token_answer failed(std::string text)
 {
     return { token_answer::kind::failed, std::move(text) };
+}
+
+/// What to do once a sign-in is refused for good: a client's own sign-in is made again from
+/// the conversation (calling again offers it), the server's with `toolgate auth`.
+std::string sign_in_advice(token_refresher::key const& k, bool client_credentials)
+{
+    if (!k.first.empty()) {
+        return "call the tool again to be offered a new sign-in";
+    }
+    return client_credentials
+        ? fmt::format(
+            "run `toolgate auth client-credentials {}` to sign in again, then call again", k.second)
+        : fmt::format("run `toolgate auth login {}` to sign in again, then call again", k.second);
 }
 
 } // namespace
@@ -115,7 +133,7 @@ token_refresher::token_refresher(transport::outbound_client& client, token_file 
 {
     file_ = std::move(file);
     shared_ = false;
-    state_->entries = file_.load();
+    state_->entries = file_.load_all();
 }
 
 token_refresher::token_refresher(transport::outbound_client& client,
@@ -149,10 +167,36 @@ std::int64_t token_refresher::renew_margin(token_entry const& entry)
     return std::clamp<std::int64_t>(lifetime / 4, 1, 120);
 }
 
-token_entries token_refresher::snapshot() const
+token_entries token_refresher::snapshot_of(std::string_view principal) const
 {
     std::lock_guard lock(state_->mutex);
-    return state_->entries;
+    auto it = state_->entries.find(principal);
+    return it == state_->entries.end() ? token_entries {} : it->second;
+}
+
+bool token_refresher::has_token_for(std::string_view principal, std::string_view toolkit) const
+{
+    std::lock_guard lock(state_->mutex);
+    auto const entries = state_->entries.find(principal);
+    if (entries == state_->entries.end()) {
+        return false;
+    }
+    auto const entry = entries->second.find(toolkit);
+    return entry != entries->second.end() && !entry->second.access_token.empty()
+        && !state_->refused.contains(key(principal, toolkit));
+}
+
+std::shared_ptr<token_backend> token_refresher::backend_of(std::string const& principal)
+{
+    if (principal.empty()) {
+        return backend_;
+    }
+    std::lock_guard lock(state_->mutex);
+    auto& made = state_->backends[principal];
+    if (!made) {
+        made = backend_->for_principal(principal);
+    }
+    return made;
 }
 
 std::string token_refresher::reload()
@@ -162,67 +206,80 @@ std::string token_refresher::reload()
         // needs a toolkit without tokens reads the store again.
         std::lock_guard lock(state_->mutex);
         state_->refused.clear();
-        state_->last_check = 0;
+        state_->last_check.clear();
         return "read from the state store as calls need them";
     }
-    auto fresh = file_.load(); // throws, keeping what we have
+    auto fresh = file_.load_all(); // throws, keeping what we have
     std::lock_guard lock(state_->mutex);
     std::vector<std::string> parts;
-    for (auto const& [name, entry] : fresh) {
-        auto const before = state_->entries.find(name);
-        auto const what = before == state_->entries.end() ? "signed in"
-            : before->second == entry                     ? "unchanged"
-                                                          : "new tokens";
+    auto const& own = fresh[""];
+    auto const& had = state_->entries[""];
+    for (auto const& [name, entry] : own) {
+        auto const before = had.find(name);
+        auto const what = before == had.end() ? "signed in"
+            : before->second == entry         ? "unchanged"
+                                              : "new tokens";
         parts.push_back(
             fmt::format("{} {} ({})", name, what, expiry_text(entry.expires_at, now_())));
     }
-    for (auto const& [name, entry] : state_->entries) {
-        if (!fresh.contains(name)) {
+    for (auto const& [name, entry] : had) {
+        if (!own.contains(name)) {
             parts.push_back(name + " signed out");
         }
+    }
+    std::size_t clients = 0;
+    for (auto const& [principal, entries] : fresh) {
+        clients += principal.empty() ? 0 : entries.size();
+    }
+    if (clients > 0) {
+        parts.push_back(fmt::format("{} sign-in(s) of clients", clients));
     }
     state_->entries = std::move(fresh);
     state_->refused.clear();
     return parts.empty() ? std::string("no sign-ins") : fmt::format("{}", fmt::join(parts, ", "));
 }
 
-asio::awaitable<common::checked<void>> token_refresher::reread()
+asio::awaitable<common::checked<void>> token_refresher::reread(std::string principal)
 {
-    auto stored = co_await backend_->read();
+    auto stored = co_await backend_of(principal)->read();
     if (!stored) {
         co_return stored.error();
     }
     std::lock_guard lock(state_->mutex);
-    state_->entries = std::move(*stored);
-    state_->refused.clear();
+    state_->entries[principal] = std::move(*stored);
+    std::erase_if(state_->refused, [&](auto const& r) { return r.first.first == principal; });
     co_return common::checked<void> {};
 }
 
-asio::awaitable<common::checked<bool>> token_refresher::reload_if_changed()
+asio::awaitable<common::checked<bool>> token_refresher::reload_if_changed(std::string principal)
 {
     // A sign-in made while the server runs (`toolgate auth login`, or another replica's) is
     // picked up the first time a call needs it; looking at most once a second keeps a missing
     // sign-in cheap. Calls arriving during a read wait for it rather than answer "not signed in".
     auto const now = now_();
     auto const executor = co_await asio::this_coro::executor;
+    auto backend = backend_of(principal); // before the lock below: it takes it too
     std::shared_ptr<flight> f;
     {
         std::lock_guard lock(state_->mutex);
-        if (state_->reading) {
-            f = state_->reading;
-        } else if (state_->last_check == now) {
-            if (!state_->unreadable.empty()) {
-                co_return common::problem_of(state_->unreadable);
+        auto& reading = state_->reading[principal];
+        auto& last_check = state_->last_check[principal];
+        if (reading) {
+            f = reading;
+        } else if (last_check == now) {
+            if (auto const& why = state_->unreadable[principal]; !why.empty()) {
+                co_return common::problem_of(why);
             }
             co_return false;
         } else {
-            state_->last_check = now;
-            f = state_->reading = std::make_shared<flight>();
+            last_check = now;
+            f = reading = std::make_shared<flight>();
             // Its own coroutine: a caller cancelled meanwhile does not strand the others.
             auto self = shared_from_this();
-            asio::co_spawn(executor, self->read_store(f), [self](std::exception_ptr const& e) {
-                transport::log_root_failure("token store read", e);
-            });
+            asio::co_spawn(executor, self->read_store(principal, std::move(backend), f),
+                [self](std::exception_ptr const& e) {
+                    transport::log_root_failure("token store read", e);
+                });
         }
     }
     join_flight join { f };
@@ -237,28 +294,31 @@ asio::awaitable<common::checked<bool>> token_refresher::reload_if_changed()
     co_return out;
 }
 
-asio::awaitable<void> token_refresher::read_store(std::shared_ptr<flight> f)
+asio::awaitable<void> token_refresher::read_store(
+    std::string principal, std::shared_ptr<token_backend> backend, std::shared_ptr<flight> f)
 {
     common::checked<bool> changed = false;
-    auto stored = co_await backend_->read();
+    auto stored = co_await backend->read();
     {
         std::lock_guard lock(state_->mutex);
-        state_->reading.reset();
+        state_->reading.erase(principal);
+        auto& unreadable = state_->unreadable[principal];
         if (!stored) {
-            spdlog::warn("{} not reread: {}", backend_->where(), stored.error().message);
+            spdlog::warn("{} not reread: {}", backend->where(), stored.error().message);
             if (shared_) {
                 // The shared store: say so, rather than "not signed in", which may be untrue.
-                state_->unreadable
+                unreadable
                     = fmt::format("the shared token store cannot be read ({}); call again later",
                         stored.error().message);
-                changed = common::problem_of(state_->unreadable);
+                changed = common::problem_of(unreadable);
             } // the file: as if not signed in (the warning says why)
         } else {
-            state_->unreadable.clear();
-            if (*stored != state_->entries) {
-                state_->entries = std::move(*stored);
-                state_->refused.clear();
-                spdlog::info("{} changed: reread", backend_->where());
+            unreadable.clear();
+            if (auto& held = state_->entries[principal]; *stored != held) {
+                held = std::move(*stored);
+                std::erase_if(
+                    state_->refused, [&](auto const& r) { return r.first.first == principal; });
+                spdlog::info("{} changed: reread", backend->where());
                 changed = true;
             }
         }
@@ -275,34 +335,36 @@ asio::awaitable<void> token_refresher::read_store(std::shared_ptr<flight> f)
     }
 }
 
-token_refresher::step token_refresher::next_step(
-    std::string const& toolkit, std::string const& refused)
+token_refresher::step token_refresher::next_step(key const& k, std::string const& refused)
 {
     step out;
     std::lock_guard lock(state_->mutex);
-    auto const it = state_->entries.find(toolkit);
-    auto const refused_it = state_->refused.find(toolkit);
-    out.signed_in = it != state_->entries.end() && !it->second.access_token.empty();
-    if (refused_it != state_->refused.end()) {
+    token_entry const* stored = nullptr;
+    if (auto book = state_->entries.find(k.first); book != state_->entries.end()) {
+        auto const it = book->second.find(k.second);
+        stored = it == book->second.end() ? nullptr : &it->second;
+    }
+    out.signed_in = stored != nullptr && !stored->access_token.empty();
+    if (auto const refused_it = state_->refused.find(k); refused_it != state_->refused.end()) {
         out.refusal = refused_it->second;
         return out;
     }
     if (!out.signed_in) {
         return out;
     }
-    auto const& e = it->second;
+    auto const& e = *stored;
     bool const fresh = e.expires_at == 0 || now_() < e.expires_at - renew_margin(e);
     bool const forced = fresh && e.access_token == refused;
-    if ((fresh && !forced) || (forced && !may_force(toolkit, refused))) {
+    if ((fresh && !forced) || (forced && !may_force(k, refused))) {
         // A forced renewal that did not help waits its pause: the call gets the platform's
         // own 401 meanwhile, not one renewal each.
         out.answer = e.access_token;
-    } else if (auto running = state_->flights.find(toolkit); running != state_->flights.end()) {
+    } else if (auto running = state_->flights.find(k); running != state_->flights.end()) {
         out.f = running->second;
     } else {
         out.f = std::make_shared<flight>();
         out.f->forced_by = forced ? refused : std::string();
-        state_->flights.emplace(toolkit, out.f);
+        state_->flights.emplace(k, out.f);
         out.start = true;
     }
     return out;
@@ -311,19 +373,27 @@ token_refresher::step token_refresher::next_step(
 asio::awaitable<token_answer> token_refresher::access_token(
     std::string toolkit, std::string refused)
 {
+    std::string own; // named: no braced temporaries inside a co_await operand
+    co_return co_await access_token_for(std::move(own), std::move(toolkit), std::move(refused));
+}
+
+asio::awaitable<token_answer> token_refresher::access_token_for(
+    std::string principal, std::string toolkit, std::string refused)
+{
     if (toolkits::find_oauth_provider(toolkit) == nullptr) {
         co_return token_answer {};
     }
+    key const k { principal, toolkit };
     bool reread = false;
     for (;;) {
-        auto next = next_step(toolkit, refused);
+        auto next = next_step(k, refused);
         if (!next.answer.empty()) {
             co_return token_answer { token_answer::kind::token, std::move(next.answer) };
         }
         if (!next.signed_in || !next.refusal.empty()) {
             if (!reread) {
                 reread = true;
-                auto changed = co_await reload_if_changed();
+                auto changed = co_await reload_if_changed(principal);
                 if (!changed) {
                     co_return failed(
                         fmt::format("{}: {}; nothing was sent", toolkit, changed.error().message));
@@ -333,7 +403,9 @@ asio::awaitable<token_answer> token_refresher::access_token(
                 }
             }
             if (!next.refusal.empty()) {
-                co_return failed(std::move(next.refusal));
+                auto out = failed(std::move(next.refusal));
+                out.sign_in_again = true;
+                co_return out;
             }
             co_return token_answer {};
         }
@@ -342,8 +414,8 @@ asio::awaitable<token_answer> token_refresher::access_token(
             // does not cancel it for the others waiting.
             auto self = shared_from_this();
             auto const executor = co_await asio::this_coro::executor;
-            asio::co_spawn(executor, self->renew(toolkit, next.f),
-                [self, toolkit](std::exception_ptr const& e) {
+            asio::co_spawn(
+                executor, self->renew(k, next.f), [self, toolkit](std::exception_ptr const& e) {
                     transport::log_root_failure("token renewal for " + toolkit, e);
                 });
         }
@@ -355,41 +427,41 @@ asio::awaitable<token_answer> token_refresher::access_token(
     }
 }
 
-asio::awaitable<void> token_refresher::renew(std::string toolkit, std::shared_ptr<flight> f)
+asio::awaitable<void> token_refresher::renew(key k, std::shared_ptr<flight> f)
 {
     token_answer answer;
     try {
         token_entry entry;
         {
             std::lock_guard lock(state_->mutex);
-            entry = state_->entries[toolkit];
+            entry = state_->entries[k.first][k.second];
         }
-        answer = co_await renewal(toolkit, std::move(entry));
+        answer = co_await renewal(k, std::move(entry));
         if (!f->forced_by.empty() && answer.state == token_answer::kind::token) {
-            remember_forced(toolkit, f->forced_by, answer.text);
+            remember_forced(k, f->forced_by, answer.text);
         }
     } catch (std::exception const& e) {
-        answer = failed(toolkit
+        answer = failed(k.second
             + ": the access token could not be renewed (internal error); "
               "call again; nothing was sent");
-        spdlog::error("token renewal for {}: {}", toolkit, e.what());
+        spdlog::error("token renewal for {}: {}", k.second, e.what());
     }
-    publish(toolkit, f, std::move(answer));
+    publish(k, f, std::move(answer));
 }
 
-bool token_refresher::may_force(std::string const& toolkit, std::string const& refused) const
+bool token_refresher::may_force(key const& k, std::string const& refused) const
 {
     // Called with state_->mutex held.
-    auto const it = state_->forced.find(toolkit);
+    auto const it = state_->forced.find(k);
     return it == state_->forced.end() || it->second.token != refused
         || now_() >= it->second.not_before;
 }
 
 void token_refresher::remember_forced(
-    std::string const& toolkit, std::string const& refused, std::string const& token)
+    key const& k, std::string const& refused, std::string const& token)
 {
     std::lock_guard lock(state_->mutex);
-    auto& f = state_->forced[toolkit];
+    auto& f = state_->forced[k];
     // The refused token came from the previous forced renewal: that one did not help.
     bool const again = !f.token.empty() && f.token == refused;
     f.pause = again ? std::clamp(f.pause * 2, first_pause, longest_pause) : first_pause;
@@ -398,27 +470,26 @@ void token_refresher::remember_forced(
     if (again) {
         spdlog::warn("{}: the platform refused the access token the last renewal gave (401); "
                      "the next renewal after a 401 waits {} s",
-            toolkit, f.pause);
+            k.second, f.pause);
     }
 }
 
-std::int64_t token_refresher::held_elsewhere_for(std::string const& toolkit, bool busy)
+std::int64_t token_refresher::held_elsewhere_for(key const& k, bool busy)
 {
     std::lock_guard lock(state_->mutex);
     if (!busy) {
-        state_->lock_busy_since.erase(toolkit);
+        state_->lock_busy_since.erase(k);
         return 0;
     }
-    auto const since = state_->lock_busy_since.try_emplace(toolkit, now_()).first->second;
+    auto const since = state_->lock_busy_since.try_emplace(k, now_()).first->second;
     return now_() - since;
 }
 
-void token_refresher::publish(
-    std::string const& toolkit, std::shared_ptr<flight> const& f, token_answer answer)
+void token_refresher::publish(key const& k, std::shared_ptr<flight> const& f, token_answer answer)
 {
     {
         std::lock_guard lock(state_->mutex);
-        state_->flights.erase(toolkit);
+        state_->flights.erase(k);
     }
     decltype(f->waiters) waiters;
     {
@@ -432,24 +503,25 @@ void token_refresher::publish(
     }
 }
 
-asio::awaitable<void> token_refresher::save(std::string toolkit, token_entry entry)
+asio::awaitable<void> token_refresher::save(key k, token_entry entry)
 {
-    auto saved = co_await backend_->write(toolkit, std::move(entry));
+    auto saved = co_await backend_of(k.first)->write(k.second, std::move(entry));
     if (!saved) {
         // The new tokens still serve this process; a restart would need a new sign-in.
-        spdlog::error("{}: renewed tokens not saved: {}", toolkit, saved.error().message);
+        spdlog::error("{}: renewed tokens not saved: {}", k.second, saved.error().message);
     }
 }
 
 asio::awaitable<lock_attempt> token_refresher::hold_for_renewal(
-    std::string const& toolkit, token_entry const& entry, bool& use_current)
+    key const& k, token_entry const& entry, bool& use_current)
 {
     lock_attempt attempt;
     asio::steady_timer pause(co_await asio::this_coro::executor);
+    auto const backend = backend_of(k.first);
     auto const give_up = std::chrono::steady_clock::now()
-        + std::min<std::chrono::milliseconds>(lock_wait_, backend_->patience());
+        + std::min<std::chrono::milliseconds>(lock_wait_, backend->patience());
     for (;;) {
-        attempt = co_await backend_->try_hold(toolkit);
+        attempt = co_await backend->try_hold(k.second);
         if (!attempt.busy()) {
             co_return attempt;
         }
@@ -467,21 +539,22 @@ asio::awaitable<lock_attempt> token_refresher::hold_for_renewal(
     }
 }
 
-asio::awaitable<token_answer> token_refresher::renewal(std::string toolkit, token_entry entry)
+asio::awaitable<token_answer> token_refresher::renewal(key k, token_entry entry)
 {
+    auto const toolkit = k.second;
     // Another process sharing the store (a second desktop client's toolgate, a sign-in, another
     // replica) may have renewed already, or be renewing now: wait for its hold, then reread
     // the store under it. Spending a refresh token another has spent would earn invalid_grant
     // (the storage platform's are single-use; the accounting platform's rotate).
     bool use_current = false;
-    auto attempt = co_await hold_for_renewal(toolkit, entry, use_current);
+    auto attempt = co_await hold_for_renewal(k, entry, use_current);
     if (use_current) {
         co_return token_answer { token_answer::kind::token, entry.access_token };
     }
     // A call waits for another's hold lock_wait_ at most, below --call-timeout (security review
     // 3, item 13); until the hold has lasted the backend's patience over the calls that found
     // it, they are told to come back.
-    auto const held_for = held_elsewhere_for(toolkit, attempt.busy());
+    auto const held_for = held_elsewhere_for(k, attempt.busy());
     if (attempt.busy() && held_for < backend_->patience().count()) {
         co_return failed(fmt::format("{}: the access token has expired, and another toolgate "
                                      "process or replica is renewing it now; call again "
@@ -513,17 +586,18 @@ asio::awaitable<token_answer> token_refresher::renewal(std::string toolkit, toke
         if (theirs.expires_at == 0 || now_() < theirs.expires_at - renew_margin(theirs)) {
             spdlog::info("{}: using the access token another process renewed", toolkit);
             std::lock_guard lock(state_->mutex);
-            state_->entries[toolkit] = theirs;
+            state_->entries[k.first][toolkit] = theirs;
             co_return token_answer { token_answer::kind::token, theirs.access_token };
         }
         entry = theirs; // its refresh token is the current one
     }
     auto held = std::move(attempt.held); // kept until the renewed tokens are saved
-    co_return co_await renew_with(toolkit, std::move(entry));
+    co_return co_await renew_with(std::move(k), std::move(entry));
 }
 
-asio::awaitable<token_answer> token_refresher::renew_with(std::string toolkit, token_entry entry)
+asio::awaitable<token_answer> token_refresher::renew_with(key k, token_entry entry)
 {
+    auto const toolkit = k.second;
     auto const& provider = *toolkits::find_oauth_provider(toolkit);
     auto& oauth = client_for(toolkit);
     auto const secrets = client_secrets_();
@@ -531,8 +605,7 @@ asio::awaitable<token_answer> token_refresher::renew_with(std::string toolkit, t
     id.id = secrets ? secrets->find(provider.client_id_variable).value_or("") : "";
     id.secret = secrets ? secrets->find(provider.client_secret_variable).value_or("") : "";
     bool const credentials = entry.grant == "client_credentials";
-    auto const again = credentials ? fmt::format("`toolgate auth client-credentials {}`", toolkit)
-                                   : fmt::format("`toolgate auth login {}`", toolkit);
+    auto const again = sign_in_advice(k, credentials);
     bool const still_valid = entry.expires_at == 0 || now_() < entry.expires_at;
     auto const keep_or_fail = [&](std::string why, std::string_view advice) {
         if (still_valid) {
@@ -553,8 +626,7 @@ asio::awaitable<token_answer> token_refresher::renew_with(std::string toolkit, t
             "set it, then call again");
     }
     if (!credentials && entry.refresh_token.empty()) {
-        co_return keep_or_fail(
-            "the sign-in gave no refresh token", fmt::format("run {} to sign in again", again));
+        co_return keep_or_fail("the sign-in gave no refresh token", again);
     }
     token_grant grant;
     if (credentials) {
@@ -566,10 +638,10 @@ asio::awaitable<token_answer> token_refresher::renew_with(std::string toolkit, t
         // Saved before anyone uses it: a rotated refresh token must survive a crash, since
         // the old one no longer works (the accounting platform rotates them; the storage
         // platform's are single-use).
-        co_await save(toolkit, grant.entry);
+        co_await save(k, grant.entry);
         {
             std::lock_guard lock(state_->mutex);
-            state_->entries[toolkit] = grant.entry;
+            state_->entries[k.first][toolkit] = grant.entry;
         }
         spdlog::info(
             "{}: access token renewed ({})", toolkit, expiry_text(grant.entry.expires_at, now_()));
@@ -583,17 +655,59 @@ asio::awaitable<token_answer> token_refresher::renew_with(std::string toolkit, t
                 toolkit, grant.error, provider.client_id_variable, provider.client_secret_variable);
         } else {
             message = fmt::format("{}: the sign-in is no longer valid (the authorization server "
-                                  "answered {}); run {} to sign in again, then call again; "
-                                  "nothing was sent",
+                                  "answered {}); {}; nothing was sent",
                 toolkit, grant.error, again);
         }
-        spdlog::warn("{}: renewing the access token was refused ({}); {} is needed", toolkit,
-            grant.error, again);
+        spdlog::warn("{}: renewing the access token was refused ({}); a new sign-in is needed",
+            toolkit, grant.error);
         std::lock_guard lock(state_->mutex);
-        state_->refused[toolkit] = message;
-        co_return failed(std::move(message));
+        state_->refused[k] = message;
+        auto out = failed(std::move(message));
+        out.sign_in_again = !credentials;
+        co_return out;
     }
     co_return keep_or_fail(grant.problem, "call again shortly");
+}
+
+asio::awaitable<common::checked<void>> token_refresher::store(
+    std::string principal, std::string toolkit, token_entry entry)
+{
+    auto saved = co_await backend_of(principal)->write(toolkit, entry);
+    if (!saved) {
+        co_return saved;
+    }
+    std::lock_guard lock(state_->mutex);
+    state_->refused.erase(key(principal, toolkit));
+    state_->entries[principal][toolkit] = std::move(entry);
+    co_return saved;
+}
+
+asio::awaitable<common::checked<void>> token_refresher::forget(
+    std::string principal, std::string toolkit)
+{
+    auto erased = co_await backend_of(principal)->erase(toolkit);
+    if (!erased) {
+        co_return erased;
+    }
+    std::lock_guard lock(state_->mutex);
+    state_->refused.erase(key(principal, toolkit));
+    state_->entries[principal].erase(toolkit);
+    co_return erased;
+}
+
+asio::awaitable<token_answer> principal_tokens::access_token(
+    std::string toolkit, std::string refused)
+{
+    auto own = co_await store_->access_token_for(principal_, toolkit, refused);
+    if (own.state != token_answer::kind::none || !shared_) {
+        co_return own;
+    }
+    co_return co_await store_->access_token(std::move(toolkit), std::move(refused));
+}
+
+bool principal_tokens::has_token(std::string_view toolkit) const
+{
+    return store_->has_token_for(principal_, toolkit) || (shared_ && store_->has_token(toolkit));
 }
 
 } // namespace toolgate::credentials

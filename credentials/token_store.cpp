@@ -194,22 +194,28 @@ std::string str(json::object const& o, std::string_view key)
     return v && v->is_string() ? std::string(v->get_string()) : std::string();
 }
 
-/// What a sealed token of the file is bound to: its toolkit and field.
-std::string seal_context(std::string_view toolkit, std::string_view field)
+/// What a sealed token of the file is bound to: its toolkit and field, and a client's
+/// principal (so one person's sealed token does not open as another's). The server's own
+/// ("") keep the context they had before principals existed.
+std::string seal_context(
+    std::string_view principal, std::string_view toolkit, std::string_view field)
 {
-    return fmt::format("toolgate-token-file/1\n{}\n{}", toolkit, field);
+    if (principal.empty()) {
+        return fmt::format("toolgate-token-file/1\n{}\n{}", toolkit, field);
+    }
+    return fmt::format("toolgate-token-file/1\n{}\n{}\n{}", toolkit, field, principal);
 }
 
 std::string sealed_or_plain(state::store_keys const* keys, std::string const& value,
-    std::string_view toolkit, std::string_view field)
+    std::string_view principal, std::string_view toolkit, std::string_view field)
 {
-    return keys ? state::seal(*keys, value, seal_context(toolkit, field)) : value;
+    return keys ? state::seal(*keys, value, seal_context(principal, toolkit, field)) : value;
 }
 
 /// A token as stored: opened when sealed (a plain one, written before a key was set, is read
 /// as it is and sealed at the next write).
-std::string opened(state::store_keys const* keys, std::string value, std::string_view toolkit,
-    std::string_view field, std::string const& path)
+std::string opened(state::store_keys const* keys, std::string value, std::string_view principal,
+    std::string_view toolkit, std::string_view field, std::string const& path)
 {
     if (!state::is_sealed(value)) {
         return value;
@@ -220,7 +226,7 @@ std::string opened(state::store_keys const* keys, std::string value, std::string
                                                 "key that sealed them",
             what, path));
     }
-    auto plain = state::unseal(*keys, value, seal_context(toolkit, field));
+    auto plain = state::unseal(*keys, value, seal_context(principal, toolkit, field));
     if (!plain) {
         throw std::invalid_argument(
             fmt::format("{} {}: {}: {}", what, path, toolkit, plain.error().message));
@@ -245,15 +251,20 @@ std::string token_file::default_path()
     return std::string(home && *home ? home : ".") + "/.local/state/toolgate/tokens.json";
 }
 
-std::string serialize_tokens(token_entries const& entries, state::store_keys const* keys)
+namespace {
+
+/// One principal's entries as the file holds them, tokens sealed with `keys` when given.
+json::object entries_object(
+    std::string_view principal, token_entries const& entries, state::store_keys const* keys)
 {
     json::object kits;
     for (auto const& [name, e] : entries) {
         json::object o;
         o["grant"] = e.grant;
-        o["access_token"] = sealed_or_plain(keys, e.access_token, name, "access_token");
+        o["access_token"] = sealed_or_plain(keys, e.access_token, principal, name, "access_token");
         if (!e.refresh_token.empty()) {
-            o["refresh_token"] = sealed_or_plain(keys, e.refresh_token, name, "refresh_token");
+            o["refresh_token"]
+                = sealed_or_plain(keys, e.refresh_token, principal, name, "refresh_token");
         }
         o["expires_at"] = e.expires_at;
         o["obtained_at"] = e.obtained_at;
@@ -266,13 +277,70 @@ std::string serialize_tokens(token_entries const& entries, state::store_keys con
         }
         kits[name] = std::move(o);
     }
+    return kits;
+}
+
+/// The entries of one `toolkits` object; false when it is not one.
+bool read_entries(json::value const& kits, std::string_view principal, std::string const& path,
+    state::store_keys const* keys, token_entries& out)
+{
+    if (!kits.is_object()) {
+        return false;
+    }
+    for (auto const& [name, value] : kits.get_object()) {
+        if (!value.is_object()) {
+            return false;
+        }
+        auto const& o = value.get_object();
+        token_entry e;
+        e.grant = str(o, "grant");
+        std::string_view const toolkit = name;
+        e.access_token
+            = opened(keys, str(o, "access_token"), principal, toolkit, "access_token", path);
+        e.refresh_token
+            = opened(keys, str(o, "refresh_token"), principal, toolkit, "refresh_token", path);
+        e.expires_at = num(o, "expires_at");
+        e.obtained_at = num(o, "obtained_at");
+        e.scope = str(o, "scope");
+        e.subject_type = str(o, "subject_type");
+        e.subject_id = str(o, "subject_id");
+        out.emplace(std::string(name), std::move(e));
+    }
+    return true;
+}
+
+/// Lock file names carry no principal name (it may hold characters a file name cannot): a
+/// digest of it instead.
+std::string principal_file_tag(std::string_view principal)
+{
+    std::uint64_t h = 1469598103934665603ULL; // FNV-1a, 64 bits
+    for (unsigned char c : principal) {
+        h = (h ^ c) * 1099511628211ULL;
+    }
+    return fmt::format("{:016x}", h);
+}
+
+} // namespace
+
+std::string serialize_tokens(token_book const& book, state::store_keys const* keys)
+{
     json::object doc;
     doc["format"] = format_name;
-    doc["toolkits"] = std::move(kits);
+    auto const own = book.find("");
+    doc["toolkits"] = own == book.end() ? json::object() : entries_object("", own->second, keys);
+    json::object clients;
+    for (auto const& [principal, entries] : book) {
+        if (!principal.empty() && !entries.empty()) {
+            clients[principal] = entries_object(principal, entries, keys);
+        }
+    }
+    if (!clients.empty()) {
+        doc["principals"] = std::move(clients);
+    }
     return json::serialize(doc) + "\n";
 }
 
-token_entries parse_tokens(
+token_book parse_tokens(
     std::string const& text, std::string const& path, state::store_keys const* keys)
 {
     boost::system::error_code ec;
@@ -288,33 +356,66 @@ token_entries parse_tokens(
         throw bad();
     }
     auto const* kits = doc.get_object().if_contains("toolkits");
-    if (!kits || !kits->is_object()) {
+    token_book out;
+    if (!kits || !read_entries(*kits, "", path, keys, out[""])) {
         throw bad();
     }
-    token_entries out;
-    for (auto const& [name, value] : kits->get_object()) {
-        if (!value.is_object()) {
+    if (auto const* clients = doc.get_object().if_contains("principals")) {
+        if (!clients->is_object()) {
             throw bad();
         }
-        auto const& o = value.get_object();
-        token_entry e;
-        e.grant = str(o, "grant");
-        e.access_token = opened(keys, str(o, "access_token"), name, "access_token", path);
-        e.refresh_token = opened(keys, str(o, "refresh_token"), name, "refresh_token", path);
-        e.expires_at = num(o, "expires_at");
-        e.obtained_at = num(o, "obtained_at");
-        e.scope = str(o, "scope");
-        e.subject_type = str(o, "subject_type");
-        e.subject_id = str(o, "subject_id");
-        out.emplace(std::string(name), std::move(e));
+        for (auto const& [principal, entries] : clients->get_object()) {
+            if (principal.empty()
+                || !read_entries(entries, principal, path, keys, out[std::string(principal)])) {
+                throw bad();
+            }
+        }
     }
     return out;
 }
 
-token_entries token_file::load() const
+token_book token_file::load_all() const
 {
     auto text = read_store(path_);
-    return text ? parse_tokens(*text, path_, keys_ ? &*keys_ : nullptr) : token_entries {};
+    return text ? parse_tokens(*text, path_, keys_ ? &*keys_ : nullptr) : token_book {};
+}
+
+std::optional<token_entry> token_file::load(
+    std::string_view principal, std::string_view toolkit) const
+{
+    auto const book = load_all();
+    auto const entries = book.find(principal);
+    if (entries == book.end()) {
+        return std::nullopt;
+    }
+    auto const entry = entries->second.find(toolkit);
+    if (entry == entries->second.end()) {
+        return std::nullopt;
+    }
+    return entry->second;
+}
+
+token_entries token_file::load() const
+{
+    auto book = load_all();
+    auto own = book.find("");
+    return own == book.end() ? token_entries {} : std::move(own->second);
+}
+
+void token_file::save(
+    std::string const& principal, std::string const& toolkit, token_entry const& entry) const
+{
+    change(principal, toolkit, entry);
+}
+
+void token_file::remove(std::string const& principal, std::string const& toolkit) const
+{
+    change(principal, toolkit, std::nullopt);
+}
+
+void token_file::update(std::string const& toolkit, std::optional<token_entry> const& entry) const
+{
+    change("", toolkit, entry);
 }
 
 std::optional<std::timespec> token_file::modified() const
@@ -347,22 +448,29 @@ static std::unique_ptr<token_lock> open_lock(std::string const& lock_path)
     return held;
 }
 
-std::unique_ptr<token_lock> token_file::try_renewal_lock(std::string const& toolkit) const
+std::unique_ptr<token_lock> token_file::try_renewal_lock(
+    std::string_view principal, std::string const& toolkit) const
 {
     make_directories(directory_of(path_));
-    auto held = open_lock(path_ + "." + toolkit + ".lock");
+    // The server's own lock keeps its name from before principals, so an older process
+    // sharing the store still excludes this one.
+    auto const lock_path = principal.empty()
+        ? path_ + "." + toolkit + ".lock"
+        : path_ + "." + toolkit + "." + principal_file_tag(principal) + ".lock";
+    auto held = open_lock(lock_path);
     while (::flock(held->fd(), LOCK_EX | LOCK_NB) != 0) {
         if (errno == EWOULDBLOCK) {
             return nullptr;
         }
         if (errno != EINTR) {
-            throw std::runtime_error(system_error("lock", path_ + "." + toolkit + ".lock"));
+            throw std::runtime_error(system_error("lock", lock_path));
         }
     }
     return held;
 }
 
-void token_file::update(std::string const& toolkit, std::optional<token_entry> const& entry) const
+void token_file::change(std::string const& principal, std::string const& toolkit,
+    std::optional<token_entry> const& entry) const
 {
     auto const dir = directory_of(path_);
     make_directories(dir);
@@ -376,13 +484,13 @@ void token_file::update(std::string const& toolkit, std::optional<token_entry> c
             throw std::runtime_error(system_error("lock", path_ + ".lock"));
         }
     }
-    auto entries = load();
+    auto book = load_all();
     if (entry) {
-        entries[toolkit] = *entry;
-    } else {
-        entries.erase(toolkit);
+        book[principal][toolkit] = *entry;
+    } else if (auto it = book.find(principal); it != book.end()) {
+        it->second.erase(toolkit);
     }
-    auto const text = serialize_tokens(entries, keys_ ? &*keys_ : nullptr);
+    auto const text = serialize_tokens(book, keys_ ? &*keys_ : nullptr);
 
     std::random_device random;
     auto const temp = fmt::format("{}.{}.{:08x}.tmp", path_, ::getpid(), random());

@@ -103,6 +103,15 @@ std::vector<tool_descriptor> meta_tools()
     return out;
 }
 
+/// What the model is told about a toolkit whose sign-in its caller lacks.
+std::string sign_in_note(std::string_view toolkit)
+{
+    return fmt::format("The user has not connected a {} account yet: a call to this tool first "
+                       "asks them to, through a link their client shows; once they have, the "
+                       "call can go through.",
+        toolkit);
+}
+
 reserved_argument const* reserved_for_call_tool(std::string_view name)
 {
     for (auto const& reserved : reserved_arguments) {
@@ -317,6 +326,9 @@ json::object listed_hit(tool_descriptor const& tool, call_context const& context
     item["required"] = std::move(required);
     item["read_only"] = tool.hints.read_only;
     item["destructive"] = tool.hints.destructive;
+    if (auto const kit = toolkit_of(tool); context.lacks_sign_in(kit)) {
+        item["sign_in_needed"] = sign_in_note(kit);
+    }
     return item;
 }
 
@@ -478,18 +490,25 @@ call_result discovery_provider::describe_tools(
     }
     json::array described;
     json::array unknown;
+    json::object sign_ins; // by toolkit: the caller lacks its sign-in
     std::size_t suggested = 0;
     for (auto name : wanted) {
         auto const* tool = find(name);
         auto const position = tool ? static_cast<std::size_t>(tool - tools_.data()) : 0;
         if (tool && position < inner_count_ && visible(position, context)) {
             described.push_back(json::parse(protocol::tool_definition(*tool, naming, variant)));
+            if (auto kit = toolkit_of(*tool); context.lacks_sign_in(kit)) {
+                sign_ins[kit] = sign_in_note(kit);
+            }
             continue;
         }
         unknown.push_back(unknown_name(name, candidates, suggested++ < max_suggested));
     }
     json::object answer;
     answer["tools"] = std::move(described);
+    if (!sign_ins.empty()) {
+        answer["sign_in_needed"] = std::move(sign_ins);
+    }
     if (!unknown.empty()) {
         answer["unknown"] = std::move(unknown);
     }

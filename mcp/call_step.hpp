@@ -56,7 +56,9 @@ public:
     virtual ~call_step() = default;
     /// Before the tool runs; nullopt lets it run.
     virtual boost::asio::awaitable<std::optional<step_answer>> before(call_scope& scope);
-    /// After the tool ran, with its result; nullopt keeps the result.
+    /// After the tool ran, with its result; nullopt keeps the result. A 2025 call's arguments
+    /// have moved into the tool by then (scope.call().arguments is empty); a 2026-07-28
+    /// call's are still there.
     virtual boost::asio::awaitable<std::optional<step_answer>> after(
         call_scope& scope, protocol::call_result const& result);
     /// Whether the scope's caller lacks a sign-in this step would ask for before `toolkit`'s

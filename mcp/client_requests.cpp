@@ -47,6 +47,27 @@ rpc_error gone(std::string why)
     return { protocol::error_code::internal_error, std::move(why), std::nullopt };
 }
 
+/// A response's `result`, or its error (code and message as the client gave them).
+protocol::rpc_result<json::value> answer_of(json::object const& response)
+{
+    if (auto const* result = response.if_contains("result")) {
+        return *result;
+    }
+    auto const* error = response.if_contains("error");
+    auto const* e = error ? error->if_object() : nullptr;
+    rpc_error out { protocol::error_code::internal_error, "the client answered with an error",
+        std::nullopt };
+    if (e) {
+        if (auto const* code = e->if_contains("code"); code && code->is_int64()) {
+            out.code = static_cast<int>(code->get_int64());
+        }
+        if (auto const* message = e->if_contains("message"); message && message->is_string()) {
+            out.message = std::string(message->get_string());
+        }
+    }
+    return out;
+}
+
 /// Tells the client we no longer wait for `id` (MCP basic/utilities/cancellation).
 void withdraw(transport::message_sink& sink, json::value const& id, std::string_view reason)
 {
@@ -105,23 +126,7 @@ asio::awaitable<protocol::rpc_result<json::value>> client_requests::ask(
     if (ec) {
         co_return gone("the session ended before the client answered");
     }
-    auto const& doc = response.as_object();
-    if (auto const* result = doc.if_contains("result")) {
-        co_return *result;
-    }
-    auto const* error = doc.if_contains("error");
-    auto const* e = error ? error->if_object() : nullptr;
-    rpc_error out { protocol::error_code::internal_error, "the client answered with an error",
-        std::nullopt };
-    if (e) {
-        if (auto const* code = e->if_contains("code"); code && code->is_int64()) {
-            out.code = static_cast<int>(code->get_int64());
-        }
-        if (auto const* message = e->if_contains("message"); message && message->is_string()) {
-            out.message = std::string(message->get_string());
-        }
-    }
-    co_return out;
+    co_return answer_of(response.as_object());
 }
 
 bool client_requests::deliver(protocol::message const& response)

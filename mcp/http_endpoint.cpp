@@ -8,6 +8,7 @@
 #include "common/ascii.hpp"
 #include "mcp/connection_choices.hpp"
 #include "mcp/http_answer.hpp"
+#include "mcp/sign_in_route.hpp"
 #include "mcp/standalone_stream.hpp"
 #include "protocol/names.hpp"
 #include "protocol/request_meta.hpp"
@@ -218,6 +219,11 @@ asio::awaitable<void> mcp_http_endpoint::handle(http_request request, http_respo
     if (!mcp_path) {
         if (probes_.is_probe(request)) {
             co_await probes_.answer_probe(request, out);
+            co_return;
+        }
+        if (options_.sign_in && options_.sign_in->is_own(request.path)) {
+            co_await serve_sign_in_page(
+                std::move(request), out, *options_.sign_in, origins_, options_.loopback_bind);
             co_return;
         }
         metrics_path = probes_.is_metrics(request);

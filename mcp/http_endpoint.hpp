@@ -5,6 +5,7 @@
 #include "auth/client_auth.hpp"
 #include "common/result.hpp"
 #include "credentials/credential_hub.hpp"
+#include "credentials/sign_in_service.hpp"
 #include "mcp/policy.hpp"
 #include "mcp/router.hpp"
 #include "mcp/session_registry.hpp"
@@ -36,6 +37,9 @@ struct endpoint_options {
     /// Each request's platform credentials come from here; null: the server's for every
     /// call. Outlives the endpoint.
     credentials::credential_hub const* credentials = nullptr;
+    /// Sign-in from the conversation: its link and callback pages are served on this port;
+    /// null: none. Outlives the endpoint.
+    credentials::sign_in_service* sign_in = nullptr;
     /// The operator's policy per client narrows each request's view; null: none. Outlives
     /// the endpoint.
     operator_policy const* policy = nullptr;

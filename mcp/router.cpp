@@ -259,16 +259,11 @@ asio::awaitable<std::optional<std::string>> router::run_tool(
             protocol::clipped(ops::redacted_arguments_text(call.arguments), 2048));
     }
     auto const started = std::chrono::steady_clock::now();
-    protocol::call_result result;
-    std::optional<std::string> replaced; // a step's answer, or input_required
-    bool replaced_by_error = false;
+    step_outcome ran; // the tool's result, or a step's answer instead (router_steps.cpp)
     bool failed = false;
     bool aborted = false;
     try {
-        auto ran = co_await run_with_steps(call, context, scope);
-        result = std::move(ran.result);
-        replaced = std::move(ran.answer);
-        replaced_by_error = ran.answer_is_error;
+        ran = co_await run_with_steps(call, context, scope);
     } catch (boost::system::system_error const& e) {
         failed = true;
         aborted = e.code() == asio::error::operation_aborted;
@@ -284,11 +279,7 @@ asio::awaitable<std::optional<std::string>> router::run_tool(
     context.finish();
     auto const elapsed = std::chrono::steady_clock::now() - started;
     auto const cs = co_await asio::this_coro::cancellation_state;
-    auto outcome
-        = result.is_error || replaced ? ops::call_outcome::tool_error : ops::call_outcome::ok;
-    if (replaced_by_error) {
-        outcome = ops::call_outcome::protocol_error;
-    }
+    auto outcome = ran.outcome();
     if (aborted || transport::is_cancelled(cs)) {
         outcome = ops::call_outcome::cancelled;
     } else if (failed) {
@@ -299,17 +290,14 @@ asio::awaitable<std::optional<std::string>> router::run_tool(
     }
     if (spdlog::should_log(spdlog::level::info)) {
         log_call_end(call, { request_id, span_id, origin.session_tag, origin.principal }, outcome,
-            result.upstream_status, elapsed);
+            ran.result.upstream_status, elapsed);
     }
     if (failed) {
         co_return protocol::serialize_error(call.id,
             rpc_error { protocol::error_code::internal_error,
                 fmt::format("Internal error while running {}", call.tool->name), std::nullopt });
     }
-    if (replaced) {
-        co_return std::move(*replaced);
-    }
-    co_return dispatcher_.call_reply(call, result);
+    co_return ran.answer ? std::move(*ran.answer) : dispatcher_.call_reply(call, ran.result);
 }
 
 asio::awaitable<std::optional<protocol::reply>> router::handle(protocol::message msg,

@@ -160,6 +160,17 @@ private:
         protocol::call_result result;
         std::optional<std::string> answer;
         bool answer_is_error = false; ///< the answer is a JSON-RPC error
+
+        /// For metrics and the log: a replaced result did not complete (a tool error), or
+        /// was answered with a JSON-RPC error.
+        ops::call_outcome outcome() const
+        {
+            if (answer_is_error) {
+                return ops::call_outcome::protocol_error;
+            }
+            return result.is_error || answer ? ops::call_outcome::tool_error
+                                             : ops::call_outcome::ok;
+        }
     };
     /// The verified retry, the steps' before(), the tool, the steps' after() (router_steps.cpp).
     boost::asio::awaitable<step_outcome> run_with_steps(

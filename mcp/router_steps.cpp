@@ -98,11 +98,11 @@ asio::awaitable<router::step_outcome> router::run_with_steps(
             co_return out;
         }
     }
-    // The arguments stay with the call when something after the tool may need them (a
-    // state bound to them); otherwise they move.
+    // A 2026-07-28 call keeps its arguments for a requestState bound to them after the tool
+    // ran; a 2025 call's move into the tool (call_step::after sees them empty).
     // Named first: g++ 12 double-destroys temporaries inside a co_await operand.
     json::object arguments;
-    if (!steps_.empty() || call.modern) {
+    if (call.modern) {
         arguments = call.arguments;
     } else {
         arguments = std::move(call.arguments);

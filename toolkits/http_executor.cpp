@@ -66,6 +66,17 @@ private:
     oauth_provider const& provider_;
 };
 
+/// A call refused before anything was sent. `sign_in`: a sign-in would supply the missing
+/// access token (mcp/sign_in_step may then offer one from the conversation instead).
+protocol::call_result refusal(std::string text, toolkit_spec const& toolkit, bool sign_in)
+{
+    auto out = protocol::call_result::error(std::move(text));
+    if (sign_in) {
+        out.needs_sign_in = toolkit.name;
+    }
+    return out;
+}
+
 bool lists(std::span<const std::string_view> names, std::string_view name)
 {
     return std::find(names.begin(), names.end(), name) != names.end();
@@ -207,11 +218,12 @@ boost::asio::awaitable<protocol::call_result> http_executor::execute(toolkit_spe
     auto const* provider = find_oauth_provider(toolkit.name);
     bool const needs_token = provider != nullptr && lists(tool.secrets, provider->access_variable);
     std::string stored_token;
-    if (needs_token && tokens && !secrets.find(provider->access_variable)) {
+    bool const from_store = needs_token && tokens && !secrets.find(provider->access_variable);
+    if (from_store) {
         auto answer = co_await tokens->access_token(std::string(toolkit.name), {});
         if (answer.state == token_answer::kind::failed) {
             report_refusal(context, toolkit, tool, answer.text);
-            co_return protocol::call_result::error(std::move(answer.text));
+            co_return refusal(std::move(answer.text), toolkit, answer.sign_in_again);
         }
         if (answer.state == token_answer::kind::token) {
             stored_token = std::move(answer.text);
@@ -231,7 +243,10 @@ boost::asio::awaitable<protocol::call_result> http_executor::execute(toolkit_spe
     auto prepared = prepare_with(stored_token);
     if (!prepared) {
         report_refusal(context, toolkit, tool, prepared.error().message);
-        co_return protocol::call_result::error(std::move(prepared.error().message));
+        // Missing only the access token (the same request builds with a stand-in one, which
+        // is never sent): the caller has not signed in. Bad arguments are said first.
+        bool const unsigned_in = from_store && stored_token.empty() && prepare_with("stand-in");
+        co_return refusal(std::move(prepared.error().message), toolkit, unsigned_in);
     }
     auto sent
         = co_await send_and_shape(toolkit, tool, std::move(*prepared), argument_secrets, context);
@@ -244,7 +259,7 @@ boost::asio::awaitable<protocol::call_result> http_executor::execute(toolkit_spe
     auto renewed = co_await tokens->access_token(std::string(toolkit.name), stored_token);
     if (renewed.state == token_answer::kind::failed) {
         report_refusal(context, toolkit, tool, renewed.text);
-        co_return protocol::call_result::error(std::move(renewed.text));
+        co_return refusal(std::move(renewed.text), toolkit, renewed.sign_in_again);
     }
     if (renewed.state != token_answer::kind::token || renewed.text == stored_token) {
         co_return std::move(sent.result);

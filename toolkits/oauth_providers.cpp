@@ -19,32 +19,17 @@ constexpr std::string_view ledger_extra_scopes[] = { "offline_access" };
 
 constexpr std::array<oauth_provider, 2> providers = { {
     {
-        "StoreApi",
-        "STORE_ACCESS_TOKEN",
-        "STORE_CLIENT_ID",
-        "STORE_CLIENT_SECRET",
-        "https://account.box.com/api/oauth2/authorize",
-        "https://api.box.com/oauth2/token",
-        "",
-        client_authentication::form,
-        true,
-        true,
-        {},
-        3600,
+        "StoreApi", "STORE_ACCESS_TOKEN", "STORE_CLIENT_ID", "STORE_CLIENT_SECRET",
+        "https://account.box.com/api/oauth2/authorize", "https://api.box.com/oauth2/token", "",
+        client_authentication::form, true, true, {}, 3600,
+        true, // the storage platform has no public clients
     },
     {
-        "LedgerApi",
-        "LEDGER_ACCESS_TOKEN",
-        "LEDGER_CLIENT_ID",
-        "LEDGER_CLIENT_SECRET",
+        "LedgerApi", "LEDGER_ACCESS_TOKEN", "LEDGER_CLIENT_ID", "LEDGER_CLIENT_SECRET",
         "https://login.xero.com/identity/connect/authorize",
-        "https://identity.xero.com/connect/token",
-        "https://api.xero.com/connections",
-        client_authentication::basic,
-        true,
-        false,
-        ledger_extra_scopes,
-        1800,
+        "https://identity.xero.com/connect/token", "https://api.xero.com/connections",
+        client_authentication::basic, true, false, ledger_extra_scopes, 1800,
+        false, // "Auth code with PKCE" apps have no secret
     },
 } };
 

@@ -35,6 +35,8 @@ struct oauth_provider {
     std::span<const std::string_view> extra_scopes {};
     /// How long an access token lives when the answer does not say (seconds).
     long default_lifetime = 3600;
+    /// The authorization-code grant needs the client secret (no public, PKCE-only apps).
+    bool secret_required = false;
 };
 
 /// The two OAuth toolkits' providers.

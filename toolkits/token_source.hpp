@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace toolgate::toolkits {
 
@@ -21,6 +22,9 @@ struct token_answer {
     };
     kind state = kind::none;
     std::string text;
+    /// `failed` because the sign-in is no longer valid (the authorization server refused to
+    /// renew it for good): a new sign-in would help, where one can be offered.
+    bool sign_in_again = false;
 };
 
 class token_source {
@@ -33,6 +37,9 @@ public:
     virtual boost::asio::awaitable<token_answer> access_token(
         std::string toolkit, std::string refused)
         = 0;
+    /// Whether a token for `toolkit` is at hand now, as far as this process knows without
+    /// reading anything (the discovery tools and the sign-in step ask it).
+    virtual bool has_token(std::string_view /*toolkit*/) const { return false; }
 };
 
 /// The credentials one call uses: the secrets its request may use, and the token source

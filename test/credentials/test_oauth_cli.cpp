@@ -335,6 +335,46 @@ TEST_CASE(
     CHECK(token_file(dir.file("tokens.json")).load().empty());
 }
 
+TEST_CASE("auth status and logout --principal show and forget one client's sign-in only",
+    "[auth][oauth-cli][sign-in]")
+{
+    temp_dir dir;
+    toolgate::credentials::token_entry e;
+    e.grant = "authorization_code";
+    e.access_token = "zqAliceAccess-S3CR3T";
+    e.refresh_token = "zqAliceRefresh-S3CR3T";
+    e.obtained_at = 1;
+    e.expires_at = 4'000'000'000;
+    token_file file(dir.file("tokens.json"));
+    file.save("static:alice", "StoreApi", e);
+    e.access_token = "zqServerAccess-S3CR3T";
+    file.save("", "StoreApi", e);
+    auto const run = [&](std::vector<std::string> args) {
+        args.insert(args.end(), { "--token-store", dir.file("tokens.json") });
+        child_process p(toolgate_bin, args);
+        auto const status = p.wait_exit(std::chrono::seconds(10));
+        auto printed = everything_printed(p);
+        INFO(printed);
+        CHECK(status == 0);
+        CHECK(printed.find("S3CR3T") == std::string::npos);
+        return printed;
+    };
+    auto const alice = run({ "auth", "status", "--principal", "static:alice" });
+    CHECK(alice.find("Sign-ins of static:alice") != std::string::npos);
+    CHECK(alice.find("StoreApi: signed in (authorization_code)") != std::string::npos);
+    CHECK(alice.find("LedgerApi: not signed in") != std::string::npos);
+    CHECK(run({ "auth", "status", "--principal", "static:bob" }).find("StoreApi: not signed in")
+        != std::string::npos);
+
+    auto const out = run({ "auth", "logout", "StoreApi", "--principal", "static:alice" });
+    CHECK(out.find("Signed out of StoreApi for static:alice") != std::string::npos);
+    CHECK_FALSE(file.load("static:alice", "StoreApi"));
+    CHECK(file.load("", "StoreApi")->access_token == "zqServerAccess-S3CR3T"); // untouched
+    CHECK(run({ "auth", "logout", "StoreApi", "--principal", "static:alice" })
+              .find("was not signed in for static:alice")
+        != std::string::npos);
+}
+
 namespace {
 
 /// A TCP connection to `address` (IPv4 or IPv6 literal) and `port`; -1 when refused.

@@ -204,8 +204,10 @@ struct refresher_rig {
         return o;
     }
 
-    /// Signs in as `toolgate auth login` would have: live tokens, `lifetime` seconds.
-    void sign_in(std::int64_t lifetime, std::string grant = "authorization_code")
+    /// Signs in as `toolgate auth login` would have (or, for a `principal`, a sign-in from
+    /// the conversation): live tokens, `lifetime` seconds.
+    void sign_in(std::int64_t lifetime, std::string grant = "authorization_code",
+        std::string const& principal = {})
     {
         auto [access, refresh] = auth.seed_tokens();
         token_entry e;
@@ -214,7 +216,7 @@ struct refresher_rig {
         e.refresh_token = e.grant == "client_credentials" ? "" : refresh;
         e.obtained_at = now;
         e.expires_at = now + lifetime;
-        token_file(dir.file("tokens.json")).update(kit, e);
+        token_file(dir.file("tokens.json")).save(principal, kit, e);
     }
 
     void start(std::chrono::milliseconds lock_wait = std::chrono::seconds(10))
@@ -229,7 +231,7 @@ struct refresher_rig {
     {
         std::vector<std::optional<token_answer>> answers(count);
         for (std::size_t i = 0; i < count; ++i) {
-            boost::asio::co_spawn(io, refresher->access_token(kit, refused),
+            boost::asio::co_spawn(io, refresher->access_token_for(who, kit, refused),
                 [&answers, i](std::exception_ptr e, token_answer a) {
                     REQUIRE_FALSE(e);
                     answers[i] = std::move(a);
@@ -253,7 +255,12 @@ struct refresher_rig {
     }
     token_answer ask_one(std::string refused = {}) { return ask(1, std::move(refused)).front(); }
 
-    token_entry stored() const { return token_file(dir.file("tokens.json")).load().at(kit); }
+    token_entry stored() const
+    {
+        auto entry = token_file(dir.file("tokens.json")).load(who, kit);
+        REQUIRE(entry);
+        return *entry;
+    }
 
     fake_auth_server auth;
     std::string kit;
@@ -263,6 +270,7 @@ struct refresher_rig {
     std::atomic<std::int64_t> now { 1'700'000'000 };
     std::shared_ptr<toolgate::toolkits::fixed_credentials const> secrets;
     std::shared_ptr<token_refresher> refresher;
+    std::string who; ///< whose tokens ask() and stored() use ("" the server's own)
 };
 
 } // namespace
@@ -407,7 +415,7 @@ TEST_CASE("third review 13: another process's renewal lock keeps a call waiting 
     rig.sign_in(100);
     rig.start(std::chrono::milliseconds(300));
     // Another process (here another open file on the same lock) is renewing.
-    auto held = token_file(rig.dir.file("tokens.json")).try_renewal_lock("StoreApi");
+    auto held = token_file(rig.dir.file("tokens.json")).try_renewal_lock("", "StoreApi");
     REQUIRE(held);
     SECTION("a token still valid is used meanwhile")
     {
@@ -430,6 +438,57 @@ TEST_CASE("third review 13: another process's renewal lock keeps a call waiting 
         CHECK(rig.auth.token_requests("refresh_token") == 1);
     }
     CHECK(rig.auth.token_requests("refresh_token") <= 1);
+}
+
+TEST_CASE("third review 11 and 13 per principal: one client's forced-renewal pause and held "
+          "renewal lock are its own",
+    "[auth][credentials][review3][sign-in]")
+{
+    refresher_rig rig;
+    rig.sign_in(3600);
+    rig.sign_in(3600, "authorization_code", "static:alice");
+    rig.start(std::chrono::milliseconds(300));
+    SECTION("the pause after a forced renewal that did not help")
+    {
+        rig.who = "static:alice";
+        auto const alice_first = rig.stored().access_token;
+        auto const alice = rig.ask_one(alice_first);
+        CHECK(alice.text != alice_first);
+        CHECK(rig.auth.token_requests("refresh_token") == 1);
+        // The server's own first 401 renews at once: alice's pause is not the server's.
+        rig.who = "";
+        auto const own_first = rig.stored().access_token;
+        auto const own = rig.ask_one(own_first);
+        CHECK(own.text != own_first);
+        CHECK(rig.auth.token_requests("refresh_token") == 2);
+        // And the server's renewal did not lift alice's pause: her token is kept.
+        rig.who = "static:alice";
+        CHECK(rig.ask_one(alice.text).text == alice.text);
+        rig.who = "";
+        CHECK(rig.ask_one(own.text).text == own.text);
+        CHECK(rig.auth.token_requests("refresh_token") == 2);
+    }
+    SECTION("the wait for another process's renewal lock")
+    {
+        // Another process is renewing alice's tokens only.
+        auto held
+            = token_file(rig.dir.file("tokens.json")).try_renewal_lock("static:alice", "StoreApi");
+        REQUIRE(held);
+        rig.now += 3700; // both expired
+        rig.who = "static:alice";
+        auto const waiting = rig.ask_one();
+        REQUIRE(waiting.state == token_answer::kind::failed);
+        CHECK_THAT(waiting.text, Catch::Contains("another toolgate process"));
+        rig.who = "";
+        CHECK(rig.ask_one().state == token_answer::kind::token); // the server's lock is free
+        CHECK(rig.auth.token_requests("refresh_token") == 1);
+        // Alice's lock has been held since her first call, whatever the server's did: after
+        // the token file's patience (70 s) it is taken to be stuck.
+        rig.now += 70;
+        rig.who = "static:alice";
+        CHECK(rig.ask_one().state == token_answer::kind::token);
+        CHECK(rig.auth.token_requests("refresh_token") == 2);
+    }
 }
 
 TEST_CASE("invalid_grant tells to sign in again and is not retried", "[auth][credentials]")
@@ -556,6 +615,11 @@ TEST_CASE("each request's credentials: headers, then the principal's, then the s
     s.credentials_file = dir.file("clients.ini");
     s.token_store = dir.file("tokens.json");
     s.per_request = true;
+    // The server's own sign-in, which only --shared-credentials lends to clients.
+    token_entry own;
+    own.grant = "authorization_code";
+    own.access_token = "zq-own-S3CR3T";
+    token_file(s.token_store).update("StoreApi", own);
 
     auto const headers = [](std::string value) {
         return toolgate::transport::header_list { { "toolgate-secret-deploy_access_token",
@@ -570,7 +634,9 @@ TEST_CASE("each request's credentials: headers, then the principal's, then the s
         REQUIRE(*alice);
         CHECK(alice.value()->secrets->find("DEPLOY_ACCESS_TOKEN") == "zq-alice-S3CR3T");
         CHECK_FALSE(alice.value()->secrets->find("KANBAN_TOKEN").has_value());
-        CHECK(alice.value()->tokens == nullptr);
+        // Her own sign-ins only (she has none): never the server's.
+        REQUIRE(alice.value()->tokens);
+        CHECK_FALSE(alice.value()->tokens->has_token("StoreApi"));
         auto with_header = hub.for_request("static:alice", headers("zq-header-S3CR3T"));
         CHECK(with_header.value()->secrets->find("DEPLOY_ACCESS_TOKEN") == "zq-header-S3CR3T");
         // Hyphens stand for underscores (proxies drop header names with underscores).
@@ -591,7 +657,9 @@ TEST_CASE("each request's credentials: headers, then the principal's, then the s
         auto bob = hub.for_request("jwt:bob", {});
         CHECK(bob.value()->secrets->find("KANBAN_TOKEN") == "b");
         CHECK(bob.value()->secrets->find("DEPLOY_ACCESS_TOKEN") == "zq-server-S3CR3T");
-        CHECK(bob.value()->tokens == hub.tokens());
+        // His own sign-ins first, then the server's.
+        REQUIRE(bob.value()->tokens);
+        CHECK(bob.value()->tokens->has_token("StoreApi"));
     }
     SECTION("refusals never echo a value")
     {

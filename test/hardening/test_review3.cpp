@@ -286,7 +286,7 @@ TEST_CASE("third review 13: a renewal lock another process holds does not keep a
     store_sign_in sign_in(auth, -10); // expired: the call must renew first
     fake_platform api;
     // Another toolgate (here: this test) holds the toolkit's renewal lock.
-    auto held = token_file(sign_in.dir.file("tokens.json")).try_renewal_lock("StoreApi");
+    auto held = token_file(sign_in.dir.file("tokens.json")).try_renewal_lock("", "StoreApi");
     REQUIRE(held);
     auto server = sign_in.serve(api, { "--call-timeout", "2" });
     server.initialize();

@@ -147,7 +147,7 @@ TEST_CASE("third review 12: the token store's lock files never follow a planted 
     SECTION("a renewal lock")
     {
         std::filesystem::create_symlink(dir.file("victim"), dir.file("tokens.json.StoreApi.lock"));
-        auto const message = message_of([&] { store.try_renewal_lock("StoreApi"); });
+        auto const message = message_of([&] { store.try_renewal_lock("", "StoreApi"); });
         CHECK_THAT(message, Catch::Contains("symbolic link"));
     }
     SECTION("a lock link to a file that does not exist yet is not created through")
