@@ -103,15 +103,10 @@ boost::asio::awaitable<protocol::call_result> catalogue_provider::call(
         }
         co_return shown;
     }
-    // The executor takes a copy when the controls read the arguments after the call, or when a
-    // list tool's arguments are kept for the call a cut answer's note proposes.
-    boost::json::object sent;
-    if (controls != nullptr || ref->tool->paging != nullptr) {
-        sent = arguments;
-    } else {
-        sent = std::move(arguments);
-    }
-    auto result = co_await executor_.execute(*ref->toolkit, *ref->tool, std::move(sent), context);
+    // The executor takes a copy: the controls read the arguments after the call, and a cut
+    // answer's note repeats a list tool's (a tool's arguments are small beside its request).
+    auto result = co_await executor_.execute(
+        *ref->toolkit, *ref->tool, boost::json::object(arguments), context);
     if (controls != nullptr) {
         controls->finished(admitted, result, call_end::answered,
             std::chrono::steady_clock::now() - started, context);
