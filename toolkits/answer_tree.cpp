@@ -3,6 +3,7 @@
 #include "toolkits/answer_tree.hpp"
 
 #include "common/json_scan.hpp"
+#include "common/utf8.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -36,44 +37,6 @@ int hex_value(char c)
     return -1;
 }
 
-/// The length of the UTF-8 sequence starting at `i`, or 0 when it is not a valid one.
-std::size_t utf8_length(std::string_view s, std::size_t i)
-{
-    auto const c = static_cast<unsigned char>(s[i]);
-    std::size_t length = 0;
-    std::uint32_t code = 0;
-    if (c < 0x80) {
-        return 1;
-    }
-    if ((c & 0xE0) == 0xC0) {
-        length = 2;
-        code = c & 0x1F;
-    } else if ((c & 0xF0) == 0xE0) {
-        length = 3;
-        code = c & 0x0F;
-    } else if ((c & 0xF8) == 0xF0) {
-        length = 4;
-        code = c & 0x07;
-    } else {
-        return 0;
-    }
-    if (i + length > s.size()) {
-        return 0;
-    }
-    for (std::size_t k = 1; k < length; ++k) {
-        auto const next = static_cast<unsigned char>(s[i + k]);
-        if ((next & 0xC0) != 0x80) {
-            return 0;
-        }
-        code = (code << 6) | (next & 0x3F);
-    }
-    static constexpr std::uint32_t smallest[] = { 0, 0, 0x80, 0x800, 0x10000 };
-    if (code < smallest[length] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
-        return 0;
-    }
-    return length;
-}
-
 std::uint32_t hex4(std::string_view s, std::size_t i)
 {
     std::uint32_t v = 0;
@@ -88,7 +51,7 @@ std::uint32_t hex4(std::string_view s, std::size_t i)
 std::size_t unit_length(std::string_view content, std::size_t i)
 {
     if (content[i] != '\\') {
-        return std::max<std::size_t>(1, utf8_length(content, i));
+        return std::max<std::size_t>(1, common::utf8_sequence_length(content, i));
     }
     if (content[i + 1] != 'u') {
         return 2;
@@ -329,7 +292,7 @@ private:
                 }
                 continue;
             }
-            auto const length = utf8_length(s_, pos_);
+            auto const length = common::utf8_sequence_length(s_, pos_);
             if (length == 0) {
                 return false;
             }
