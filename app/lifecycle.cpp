@@ -35,8 +35,9 @@ asio::awaitable<void> sleep_for(std::chrono::seconds duration)
     co_await timer.async_wait(asio::use_awaitable);
 }
 
-/// Cancelling after the grace period: the calls unwind quickly, or are given up on.
-asio::awaitable<void> cancel_rest(served_mode& mode)
+} // namespace
+
+asio::awaitable<void> cancel_and_unwind(served_mode& mode)
 {
     mode.cancel_in_flight();
     auto unwound = co_await (mode.drained() || sleep_for(std::chrono::seconds(2)));
@@ -45,8 +46,6 @@ asio::awaitable<void> cancel_rest(served_mode& mode)
             mode.in_flight());
     }
 }
-
-} // namespace
 
 void add_options(CLI::App& app, lifecycle_options& o)
 {
@@ -90,7 +89,7 @@ asio::awaitable<void> run_lifecycle(
         spdlog::warn(
             "shutdown: grace period over; cancelling {} call(s) in flight", mode.in_flight());
     }
-    co_await cancel_rest(mode);
+    co_await cancel_and_unwind(mode);
 }
 
 } // namespace toolgate::app

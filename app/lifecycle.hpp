@@ -46,6 +46,10 @@ struct lifecycle_options {
 /// --shutdown-grace and --drain-delay.
 void add_options(CLI::App& app, lifecycle_options& o);
 
+/// Cancels the calls still running and waits for them to unwind, 2 s at most (a call that
+/// ignores its cancellation is given up on, with a warning).
+boost::asio::awaitable<void> cancel_and_unwind(served_mode& mode);
+
 /// Runs until `mode` is drained after a stop signal (or given up on, 2 s after cancelling).
 /// `signals` holds SIGINT, SIGTERM and SIGHUP, made before serving starts so that no signal
 /// is lost; it and `mode` must outlive the coroutine.

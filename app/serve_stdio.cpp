@@ -14,6 +14,7 @@
 #include "transport/stdio_channel.hpp"
 
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -62,6 +63,17 @@ private:
     controls_wiring& controls_;
 };
 
+/// The end of a stdio conversation. It runs on the conversation's strand, so behind every
+/// line already read: those lines have been decided and their replies queued (a 1.5 MB listing
+/// included) before the calls still running are cancelled, and the process stops only once
+/// their answers and every queued line are written whole.
+asio::awaitable<void> finish(
+    served_mode& mode, transport::stdio_channel& channel, asio::io_context& ioc)
+{
+    co_await cancel_and_unwind(mode);
+    channel.when_flushed([&ioc] { ioc.stop(); });
+}
+
 } // namespace
 
 int serve_stdio(config const& cfg, asio::io_context& ioc, service& svc)
@@ -96,16 +108,15 @@ int serve_stdio(config const& cfg, asio::io_context& ioc, service& svc)
     mcp::stdio_session session(r, conv, channel, cfg.stdio.max_line_bytes);
     // docs/decisions.md: stdin EOF cancels in-flight calls and exits promptly with status 0;
     // so does the end of the lifecycle (a signal, then the calls drained or cancelled).
+    stdio_mode mode(r, session, svc.credentials.get(), controls);
     bool stopped = false;
-    auto const stop = [&ioc, &session, &stopped, channel] {
+    auto const stop = [&ioc, &mode, &stopped, channel, strand = conv->strand()] {
         if (!std::exchange(stopped, true)) {
-            session.cancel_all();
-            channel->when_flushed([&ioc] { ioc.stop(); });
+            asio::co_spawn(strand, finish(mode, *channel, ioc), asio::detached);
         }
     };
     // No --drain-delay here: nothing polls a stdio server's readiness.
     asio::signal_set signals(ioc, SIGINT, SIGTERM, SIGHUP);
-    stdio_mode mode(r, session, svc.credentials.get(), controls);
     asio::co_spawn(ioc,
         run_lifecycle(signals, mode, { std::chrono::seconds(0), cfg.lifecycle.grace }),
         [&stop](std::exception_ptr const& error) {

@@ -227,6 +227,24 @@ TEST_CASE("stdio: EOF with a slow call in flight cancels it and exits 0 promptly
     }
 }
 
+TEST_CASE(
+    "stdio: a request read before EOF is answered whole (docs/decisions.md Shutdown)", "[stdio]")
+{
+    // A reply far larger than a pipe's buffer (the full listing of the real catalogue is about
+    // 1.5 MB) to a request followed at once by EOF, everything written before the server reads
+    // a byte, as `printf ... | toolgate` does: the server must not exit before the last byte
+    // is written, or the client reads half a line.
+    stdio_server server({ "--tool-mode", "full" }, toolgate_bin);
+    server.send(initialize_request("2025-11-25", "0"));
+    server.send(initialized_notification);
+    server.send(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})");
+    server.process().close_stdin();
+    INFO("stderr: " << server.process().stderr_text());
+    CHECK(server.response(0, 5s).contains("result"));
+    CHECK(server.response(1, 5s).at("result").at("tools").as_array().size() > 1000);
+    CHECK(server.process().wait_exit(3s) == 0);
+}
+
 TEST_CASE("stdio: SIGTERM lets a call in flight finish, then exits 0 (L10, docs/decisions.md "
           "Shutdown)",
     "[stdio]")
