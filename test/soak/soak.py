@@ -111,7 +111,10 @@ def toolgate_args(build, fake_port, ca):
     url = f"https://127.0.0.1:{fake_port}"
     cmd = [os.path.join(build, "bin", "toolgate"), "--ca-file", ca, "--call-timeout", "4",
            "--connect-timeout", "2", "--max-response-bytes", str(1 << 20),
-           "--shutdown-grace", "5", "--max-inflight-per-session", "16", "--max-inflight", "64"]
+           "--shutdown-grace", "5", "--max-inflight-per-session", "16", "--max-inflight", "64",
+           # Every tool listed: the default mode lists only the discovery tools for a catalogue
+           # this size, and a soak calling those alone never reaches the faulty platform.
+           "--tool-mode", "full"]
     for kit in TOOLKITS:
         cmd += ["--base-url", f"{kit}={url}"]
     return cmd
@@ -725,6 +728,11 @@ def main():
         stats.fail("rss_bound", f"peak {max(rss)} kB")
     with open(os.path.join(workdir, "fake_platform.log")) as f:
         faults = f.read().strip().splitlines()
+    # The fake counts each request it answered, faulty or not: a soak whose calls never reached
+    # it proved nothing about faults.
+    reached = sum(int(n) for n in re.findall(r"=(\d+)", faults[-1])) if faults else 0
+    if reached == 0:
+        stats.fail("platform_not_reached", faults[-1] if faults else "no fault counts")
     reports = []
     if args.sanitizer_dir and os.path.isdir(args.sanitizer_dir):
         reports = [os.path.join(args.sanitizer_dir, n) for n in os.listdir(args.sanitizer_dir)]
