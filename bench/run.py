@@ -617,9 +617,15 @@ def main():
         res["stdio"] = stdio
         res["search"] = measure_search(toolgate, tg_flags, env, 40 if o.smoke else 2000)
         cold_runs = 2 if o.smoke else 15
+        # The full listing (tg_flags has --tool-mode full) and the default mode, which lists
+        # the discovery tools for a catalogue this size: both first answers must come before the
+        # search index is ready, which is built off the start path (discovery/discovery.cpp).
+        default_flags = [f for f in tg_flags if f not in ("--tool-mode", "full")]
         res["cold_start_ms"] = {
             "toolgate": cold_start(pinned(SERVER_CPU, [toolgate, "--transport", "stdio",
                                                        *tg_flags]), env, cold_runs),
+            "toolgate_default": cold_start(pinned(SERVER_CPU, [toolgate, "--transport", "stdio",
+                                                               *default_flags]), env, cold_runs),
             "ts": cold_start(pinned(SERVER_CPU, [node, server_js, "--transport", "stdio",
                                                  *ts_flags]), env, cold_runs),
         }
@@ -752,9 +758,13 @@ def render(res, concurrencies):
         f"{rp['ts'] / rp['toolgate']:.1f}x", "", "<=1/5 of TS", rp["toolgate"] * 5 <= rp["ts"])
     cs = res["cold_start_ms"]
     tg_cold, ts_cold = statistics.median(cs["toolgate"]), statistics.median(cs["ts"])
-    row("cold start to tools/list (median)", f"{tg_cold:.1f} ms", f"{ts_cold:.1f} ms",
-        f"{ts_cold / tg_cold:.1f}x", f"min {min(cs['toolgate']):.1f} / {min(cs['ts']):.1f} ms",
-        "<=50 ms", tg_cold <= 50)
+    row("cold start to tools/list, full listing (median)", f"{tg_cold:.1f} ms",
+        f"{ts_cold:.1f} ms", f"{ts_cold / tg_cold:.1f}x",
+        f"min {min(cs['toolgate']):.1f} / {min(cs['ts']):.1f} ms", "<=40 ms", tg_cold <= 40)
+    tg_default = statistics.median(cs["toolgate_default"])
+    row("cold start to tools/list, default mode (median)", f"{tg_default:.1f} ms", "", "",
+        f"min {min(cs['toolgate_default']):.1f} ms; lists the discovery tools", "<=20 ms",
+        tg_default <= 20)
 
     header = ("scenario", "toolgate", f"TS SDK {m['ts_sdk']}", "ratio", "reference", "target", "")
     widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]

@@ -167,6 +167,6 @@ TEST_CASE("an input_required reply has the result type, the state and the server
     CHECK(result.at("requestState") == "st");
     CHECK(result.at("inputRequests").at("q").at("method") == "elicitation/create");
     CHECK(result.at("_meta").as_object().contains("io.modelcontextprotocol/serverInfo"));
-    // CacheableResult fields are not for tools/call (MCP-2026 §6).
+    // CacheableResult fields are not for tools/call (the 2026-07-28 revision of MCP).
     CHECK_FALSE(result.contains("ttlMs"));
 }
