@@ -4,6 +4,7 @@
 #include "common/ascii.hpp"
 #include "common/result.hpp"
 #include "common/split_list.hpp"
+#include "common/tool_names.hpp"
 #include "protocol/suggest.hpp"
 #include "protocol/text.hpp"
 #include "protocol/tool_pages.hpp"
@@ -160,11 +161,10 @@ toolkits::tool_result<json::object> call_tool_arguments(json::object const& argu
     return inner;
 }
 
+/// A tool's toolkit; empty for the meta-tools (common::toolkit_of).
 std::string toolkit_of(tool_descriptor const& tool)
 {
-    auto const& dotted = tool.dotted_name;
-    auto const dot = dotted.find('.');
-    return dot == std::string::npos ? std::string() : dotted.substr(0, dot);
+    return std::string(common::toolkit_of(tool.dotted_name));
 }
 
 /// The description's first sentence (or its first 200 characters): what a search hit shows.
