@@ -588,10 +588,7 @@ std::vector<std::string> search_tokens(std::string_view text)
         if (raw.size() < 2) {
             continue;
         }
-        std::string w(raw);
-        for (auto& c : w) {
-            c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-        }
+        auto w = common::to_lower_ascii(raw);
         if (stopwords().contains(w)) {
             continue;
         }

@@ -132,9 +132,7 @@ std::string base_url_variable(std::string_view toolkit)
 {
     std::string name = "TOOLGATE_BASE_URL_";
     for (char c : toolkit) {
-        name += std::isalnum(static_cast<unsigned char>(c))
-            ? static_cast<char>(std::toupper(static_cast<unsigned char>(c)))
-            : '_';
+        name += std::isalnum(static_cast<unsigned char>(c)) ? common::to_upper_ascii(c) : '_';
     }
     return name;
 }
