@@ -7,6 +7,7 @@
 #include "app/served_protocol.hpp"
 #include "app/state_store.hpp"
 #include "auth/client_auth.hpp"
+#include "common/loopback.hpp"
 #include "credentials/credential_hub.hpp"
 #include "mcp/http_endpoint.hpp"
 #include "mcp/router.hpp"
@@ -47,17 +48,12 @@ auth::client_auth_options client_auth_options_of(config const& cfg)
     return options;
 }
 
-bool is_loopback_address(std::string const& host)
-{
-    return host == "127.0.0.1" || host == "::1" || host.starts_with("127.");
-}
-
 /// The metrics port follows the MCP port's rule (security review 3, item 16): off loopback,
 /// either clients authenticate, or the operator said the metrics are for anyone.
 void check_metrics_exposure(config const& cfg, client_auth const* auth)
 {
     auto const& listen = cfg.ops.metrics_listen;
-    if (listen.empty() || is_loopback_address(parse_listen_address(listen)->first) || auth
+    if (listen.empty() || common::is_loopback_host(parse_listen_address(listen)->first) || auth
         || cfg.ops.metrics_public || cfg.http.allow_unauthenticated) {
         return;
     }
@@ -75,14 +71,14 @@ void check_exposure(config const& cfg, client_auth const* auth, service const& s
 {
     auto const& host = cfg.http.host;
     auto const& creds = cfg.credentials;
-    if (!is_loopback_address(host) && !auth && !cfg.http.allow_unauthenticated) {
+    if (!common::is_loopback_host(host) && !auth && !cfg.http.allow_unauthenticated) {
         throw std::runtime_error(fmt::format(
             "--host {} is not a loopback address and client authentication is not configured; "
             "set --auth-token-file or --oauth-jwks-file, bind 127.0.0.1, or pass "
             "--allow-unauthenticated behind a trusted proxy",
             host));
     }
-    if (!is_loopback_address(host) && !auth) {
+    if (!common::is_loopback_host(host) && !auth) {
         spdlog::warn("serving {} without client authentication (--allow-unauthenticated)", host);
     }
     check_metrics_exposure(cfg, auth);
@@ -99,7 +95,7 @@ void check_exposure(config const& cfg, client_auth const* auth, service const& s
             creds.shared ? "serve clients without their own (--shared-credentials)"
                          : "serve no client");
     }
-    if (auth && !is_loopback_address(host)) {
+    if (auth && !common::is_loopback_host(host)) {
         // A12: bearer tokens need TLS; toolgate speaks plain HTTP, so a proxy must add it.
         spdlog::info(
             "client authentication on; terminate TLS in front of {}:{} (A12)", host, cfg.http.port);
@@ -315,7 +311,7 @@ http_server::http_server(
 
 mcp::endpoint_options http_server::endpoint_options_of()
 {
-    mcp::endpoint_options o { cfg_.http.path, is_loopback_address(cfg_.http.host), auth_.get(),
+    mcp::endpoint_options o { cfg_.http.path, common::is_loopback_host(cfg_.http.host), auth_.get(),
         &stack_.views() };
     o.ops.ready = &ready_;
     o.ops.metrics = cfg_.ops.metrics_listen.empty() ? &metrics_ : nullptr;
@@ -338,7 +334,7 @@ void http_server::start_metrics_port()
     auto const address = parse_listen_address(cfg_.ops.metrics_listen);
     ops_endpoint_.emplace(ops::ops_options { &ready_, &metrics_, cfg_.ops.metrics_public,
                               auth_.get(), endpoint_options_of().ops.store_connected },
-        origins_, is_loopback_address(address->first));
+        origins_, common::is_loopback_host(address->first));
     metrics_listener_ = make_metrics_listener(cfg_, ioc_, *ops_endpoint_);
     metrics_listener_->start();
 }

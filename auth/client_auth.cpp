@@ -3,6 +3,7 @@
 #include "auth/client_auth.hpp"
 
 #include "common/ascii.hpp"
+#include "common/split_list.hpp"
 
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
@@ -59,24 +60,6 @@ std::string join(std::vector<std::string> const& items, std::string_view sep)
     return out;
 }
 
-/// Scopes split on blanks and commas ("a b", "a,b").
-std::vector<std::string> split_scopes(std::string const& text)
-{
-    std::vector<std::string> out;
-    std::string item;
-    for (char c : text + " ") {
-        if (c == ' ' || c == ',' || c == '\t') {
-            if (!item.empty()) {
-                out.push_back(std::move(item));
-                item.clear();
-            }
-        } else {
-            item += c;
-        }
-    }
-    return out;
-}
-
 /// A query parameter that carries a token (RFC 6750 §2.3): we refuse those (A4).
 bool has_query_token(std::string_view target)
 {
@@ -126,22 +109,6 @@ std::vector<std::string> read_token_file(std::string const& path)
         if (!token.empty() && !token.starts_with('#')) {
             out.emplace_back(token);
         }
-    }
-    return out;
-}
-
-std::vector<std::string> split_token_list(std::string_view text)
-{
-    std::vector<std::string> out;
-    while (!text.empty()) {
-        auto const comma = text.find(',');
-        if (auto item = common::trim_blanks(text.substr(0, comma)); !item.empty()) {
-            out.emplace_back(item);
-        }
-        if (comma == std::string_view::npos) {
-            break;
-        }
-        text.remove_prefix(comma + 1);
     }
     return out;
 }
@@ -220,7 +187,7 @@ std::optional<auth_settings> settings_from(client_auth_options const& options)
         }
     }
     if (char const* env = std::getenv("TOOLGATE_AUTH_TOKENS"); env && *env) {
-        auto more = split_token_list(env);
+        auto more = common::split_list(env);
         tokens.insert(tokens.end(), more.begin(), more.end());
     }
     for (auto const& entry : tokens) {
@@ -248,7 +215,9 @@ std::optional<auth_settings> settings_from(client_auth_options const& options)
         spdlog::debug(
             "oauth: {} verification key(s) loaded, {} skipped", keys.keys().size(), keys.skipped());
         settings.jwt.emplace(std::move(keys), std::move(policy));
-        settings.required_scopes = split_scopes(options.scopes);
+        // Scopes are space-separated (RFC 6749 §3.3); commas and tabs are accepted too, since
+        // a scope holds none of them and operators write lists with commas elsewhere.
+        settings.required_scopes = common::split_list(options.scopes, " ,\t");
         settings.authorization_servers = options.authorization_servers;
         if (settings.authorization_servers.empty()) {
             settings.authorization_servers.push_back(options.issuer);

@@ -23,8 +23,6 @@ namespace toolgate::auth {
 /// with `#` ignored. A line may name its client first: `alice <token>` (see split_label).
 /// Throws std::invalid_argument when the file cannot be read.
 std::vector<std::string> read_token_file(std::string const& path);
-/// Comma-separated tokens (TOOLGATE_AUTH_TOKENS), blanks trimmed, empty items dropped.
-std::vector<std::string> split_token_list(std::string_view text);
 
 /// A token entry `label token` split in two (a token alone: empty label). A label names the
 /// client as its principal (`static:alice`), e.g. in --credentials-file; it is 1 to 64 of

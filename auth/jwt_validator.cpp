@@ -5,6 +5,7 @@
 
 #include "common/ascii.hpp"
 #include "common/base64.hpp"
+#include "common/split_list.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -225,17 +226,8 @@ std::vector<std::string> read_scopes(json::object const& claims)
 {
     std::vector<std::string> out;
     if (auto const* scope = claims.if_contains("scope"); scope && scope->is_string()) {
-        std::string_view rest = scope->get_string();
-        while (!rest.empty()) {
-            auto const space = rest.find(' ');
-            if (auto item = rest.substr(0, space); !item.empty()) {
-                out.emplace_back(item);
-            }
-            if (space == std::string_view::npos) {
-                break;
-            }
-            rest.remove_prefix(space + 1);
-        }
+        // Space-separated scope tokens (RFC 6749 §3.3); a scope never holds a space.
+        out = common::split_list(scope->get_string(), " ");
     } else if (auto const* scp = claims.if_contains("scp"); scp && scp->is_array()) {
         for (auto const& item : scp->get_array()) {
             if (item.is_string()) {

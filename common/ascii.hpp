@@ -1,6 +1,7 @@
 // ASCII text rules for protocol text: HTTP field names and values, host names, content
 // codings, URL schemes. These are case-insensitive in ASCII only, so no locale is consulted
-// (std::tolower would consult one). The one home for these helpers; do not write them again.
+// (std::tolower and std::toupper would consult one). The one home for these helpers; do not
+// write them again.
 #pragma once
 
 #include <string>
@@ -11,6 +12,11 @@ namespace toolgate::common {
 constexpr char to_lower_ascii(char c)
 {
     return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+constexpr char to_upper_ascii(char c)
+{
+    return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
 }
 
 /// `text` with ASCII letters in lower case.

@@ -1,6 +1,7 @@
 // Per-request credential layering and the reloadable secrets (see credential_hub.hpp).
 #include "credentials/credential_hub.hpp"
 
+#include "common/ascii.hpp"
 #include "credentials/shared_token_store.hpp"
 #include "toolkits/catalogue.hpp"
 #include "toolkits/oauth_providers.hpp"
@@ -35,7 +36,7 @@ std::string variable_of_header(std::string_view name)
     std::string out;
     for (char c : name) {
         if (c >= 'a' && c <= 'z') {
-            out += static_cast<char>(c - 'a' + 'A');
+            out += common::to_upper_ascii(c);
         } else if ((c >= '0' && c <= '9') || c == '_' || c == '-') {
             out += c == '-' ? '_' : c;
         } else {

@@ -1,6 +1,7 @@
 // Authorization URLs, token requests and the tenants list (see oauth_client.hpp).
 #include "credentials/oauth_client.hpp"
 
+#include "common/ascii.hpp"
 #include "common/base64.hpp"
 #include "common/masking.hpp"
 #include "toolkits/base_url.hpp"
@@ -148,9 +149,7 @@ std::string endpoint_variable(std::string_view kind, std::string_view toolkit)
 {
     std::string name = "TOOLGATE_OAUTH_" + std::string(kind) + "_URL_";
     for (char c : toolkit) {
-        name += std::isalnum(static_cast<unsigned char>(c))
-            ? static_cast<char>(std::toupper(static_cast<unsigned char>(c)))
-            : '_';
+        name += std::isalnum(static_cast<unsigned char>(c)) ? common::to_upper_ascii(c) : '_';
     }
     return name;
 }

@@ -3,6 +3,8 @@
 
 #include "common/ascii.hpp"
 #include "common/result.hpp"
+#include "common/split_list.hpp"
+#include "common/tool_names.hpp"
 #include "protocol/suggest.hpp"
 #include "protocol/text.hpp"
 #include "protocol/tool_pages.hpp"
@@ -159,11 +161,10 @@ toolkits::tool_result<json::object> call_tool_arguments(json::object const& argu
     return inner;
 }
 
+/// A tool's toolkit; empty for the meta-tools (common::toolkit_of).
 std::string toolkit_of(tool_descriptor const& tool)
 {
-    auto const& dotted = tool.dotted_name;
-    auto const dot = dotted.find('.');
-    return dot == std::string::npos ? std::string() : dotted.substr(0, dot);
+    return std::string(common::toolkit_of(tool.dotted_name));
 }
 
 /// The description's first sentence (or its first 200 characters): what a search hit shows.
@@ -244,30 +245,15 @@ common::checked<std::set<std::string>> wanted_toolkits(
     std::string_view list, std::vector<std::string> const& served)
 {
     std::set<std::string> wanted;
-    std::string_view rest = list;
-    while (!rest.empty()) {
-        auto const comma = rest.find(',');
-        auto item = rest.substr(0, comma);
-        while (!item.empty() && item.front() == ' ') {
-            item.remove_prefix(1);
+    for (auto const& item : common::split_list(list)) {
+        auto known = std::find_if(served.begin(), served.end(),
+            [&](auto const& k) { return common::iequals_ascii(k, item); });
+        if (known == served.end()) {
+            return common::problem_of(
+                fmt::format("argument `toolkit`: `{}` is not served here; served: {}",
+                    protocol::clipped(item), fmt::join(served, ", ")));
         }
-        while (!item.empty() && item.back() == ' ') {
-            item.remove_suffix(1);
-        }
-        if (!item.empty()) {
-            auto known = std::find_if(served.begin(), served.end(),
-                [&](auto const& k) { return common::iequals_ascii(k, item); });
-            if (known == served.end()) {
-                return common::problem_of(
-                    fmt::format("argument `toolkit`: `{}` is not served here; served: {}",
-                        protocol::clipped(item), fmt::join(served, ", ")));
-            }
-            wanted.insert(*known);
-        }
-        if (comma == std::string_view::npos) {
-            break;
-        }
-        rest.remove_prefix(comma + 1);
+        wanted.insert(*known);
     }
     return wanted;
 }

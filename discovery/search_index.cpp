@@ -8,6 +8,7 @@
 #include "discovery/search_index.hpp"
 
 #include "common/ascii.hpp"
+#include "common/tool_names.hpp"
 
 #include <algorithm>
 #include <array>
@@ -420,10 +421,9 @@ std::string without_tool_references(std::string_view text)
             auto const end = text.find('`', i + 1);
             if (end != std::string_view::npos) {
                 auto const inner = text.substr(i + 1, end - i - 1);
-                auto const underscore = inner.find_first_of("_."); // either name spelling
-                bool const tool_name = underscore != std::string_view::npos && underscore > 0
-                    && upper(inner[0]) && inner.find(' ') == std::string_view::npos
-                    && inner.substr(0, underscore).ends_with("Api");
+                auto const toolkit = common::toolkit_of(inner); // either name spelling
+                bool const tool_name = !toolkit.empty() && upper(inner[0])
+                    && inner.find(' ') == std::string_view::npos && toolkit.ends_with("Api");
                 if (tool_name) {
                     out += ' ';
                     i = end + 1;
@@ -588,10 +588,7 @@ std::vector<std::string> search_tokens(std::string_view text)
         if (raw.size() < 2) {
             continue;
         }
-        std::string w(raw);
-        for (auto& c : w) {
-            c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-        }
+        auto w = common::to_lower_ascii(raw);
         if (stopwords().contains(w)) {
             continue;
         }

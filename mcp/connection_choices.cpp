@@ -1,6 +1,7 @@
 // Reading per-connection choices from the endpoint URL's query and Toolgate-* headers.
 #include "mcp/connection_choices.hpp"
 
+#include "common/split_list.hpp"
 #include "protocol/text.hpp"
 
 #include <boost/url/parse.hpp>
@@ -14,23 +15,9 @@ namespace {
 
 void add_items(std::vector<std::string>& out, std::string_view text)
 {
-    while (!text.empty()) {
-        auto const comma = text.find(',');
-        auto item = text.substr(0, comma);
-        while (!item.empty() && item.front() == ' ') {
-            item.remove_prefix(1);
-        }
-        while (!item.empty() && item.back() == ' ') {
-            item.remove_suffix(1);
-        }
-        if (!item.empty()) {
-            out.emplace_back(item);
-        }
-        if (comma == std::string_view::npos) {
-            break;
-        }
-        text.remove_prefix(comma + 1);
-    }
+    auto items = common::split_list(text);
+    out.insert(
+        out.end(), std::make_move_iterator(items.begin()), std::make_move_iterator(items.end()));
 }
 
 /// Applies one choice (from the query or a header), or says what is wrong with it.

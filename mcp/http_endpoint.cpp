@@ -6,6 +6,7 @@
 
 #include "auth/authenticate.hpp"
 #include "common/ascii.hpp"
+#include "common/split_list.hpp"
 #include "mcp/connection_choices.hpp"
 #include "mcp/http_answer.hpp"
 #include "mcp/sign_in_route.hpp"
@@ -74,21 +75,15 @@ std::string allowed_headers_for(http_request const& request, bool per_request_cr
     if (!per_request_credentials || asked == nullptr) {
         return allowed;
     }
-    std::string_view rest = *asked;
-    for (int count = 0; !rest.empty() && count < 32; ++count) {
-        auto const comma = rest.find(',');
-        auto name = common::trim_ows(rest.substr(0, comma));
-        auto lower = common::to_lower_ascii(name);
+    auto const names = common::split_list(*asked);
+    for (std::size_t i = 0; i < names.size() && i < 32; ++i) {
+        auto lower = common::to_lower_ascii(names[i]);
         bool const plain = std::all_of(lower.begin(), lower.end(), [](char c) {
             return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
         });
         if (plain && lower.size() <= 96 && lower.starts_with(credentials::secret_header_prefix)) {
             allowed += ", " + lower;
         }
-        if (comma == std::string_view::npos) {
-            break;
-        }
-        rest.remove_prefix(comma + 1);
     }
     return allowed;
 }

@@ -2,6 +2,8 @@
 // SIGHUP refreshes. The TOML tables are read in policy_file.cpp.
 #include "mcp/policy.hpp"
 
+#include "common/ascii.hpp"
+#include "common/split_list.hpp"
 #include "toolkits/catalogue.hpp"
 #include "toolkits/selection.hpp"
 
@@ -14,17 +16,6 @@
 
 namespace toolgate::mcp {
 namespace {
-
-std::string_view trimmed(std::string_view text)
-{
-    while (!text.empty() && text.front() == ' ') {
-        text.remove_prefix(1);
-    }
-    while (!text.empty() && text.back() == ' ') {
-        text.remove_suffix(1);
-    }
-    return text;
-}
 
 /// Checks one toolkit or toolset name; throws naming `where`.
 void check_toolset(std::string_view entry, std::string_view where)
@@ -71,20 +62,16 @@ std::vector<scope_rule> parse_scope_rules(std::vector<std::string> const& rules)
     for (auto const& text : rules) {
         auto const where = fmt::format("--scope-toolsets '{}'", text);
         auto const eq = text.find('=');
-        if (eq == std::string::npos || trimmed(std::string_view(text).substr(0, eq)).empty()) {
+        if (eq == std::string::npos
+            || common::trim_blanks(std::string_view(text).substr(0, eq)).empty()) {
             throw std::invalid_argument(
                 where + ": expected SCOPE=TOOLSET[,TOOLSET...], e.g. mcp:read=*:read");
         }
-        scope_rule rule { std::string(trimmed(std::string_view(text).substr(0, eq))), {} };
-        std::string_view rest = std::string_view(text).substr(eq + 1);
-        while (!rest.empty()) {
-            auto const comma = rest.find(',');
-            auto const item = trimmed(rest.substr(0, comma));
-            if (!item.empty()) {
-                check_toolset(item, where);
-                rule.toolsets.emplace_back(item);
-            }
-            rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+        scope_rule rule { std::string(common::trim_blanks(std::string_view(text).substr(0, eq))),
+            {} };
+        for (auto& item : common::split_list(std::string_view(text).substr(eq + 1))) {
+            check_toolset(item, where);
+            rule.toolsets.push_back(std::move(item));
         }
         if (rule.toolsets.empty()) {
             throw std::invalid_argument(where + ": names no toolset");

@@ -2,6 +2,7 @@
 // concurrency (one coroutine per call), cancellation and batches.
 #include "mcp/router.hpp"
 
+#include "common/tool_names.hpp"
 #include "mcp/call_context.hpp"
 #include "mcp/call_scope.hpp"
 #include "ops/log_redaction.hpp"
@@ -53,8 +54,7 @@ void log_call_end(protocol::tool_call const& call, call_tags const& tags, ops::c
     static constexpr std::string_view outcome_text[]
         = { "ok", "tool_error", "protocol_error", "cancelled" };
     auto const dotted = std::string_view(call.tool->dotted_name);
-    auto const dot = dotted.find('.');
-    auto const toolkit = dot == std::string_view::npos ? std::string_view() : dotted.substr(0, dot);
+    auto const toolkit = common::toolkit_of(dotted);
     auto const principal = ops::log_tag(tags.principal);
     auto const id = log_id(call.id);
     auto const ms = std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count();

@@ -1,6 +1,7 @@
 // Tool modes and per-connection views (see tool_views.hpp).
 #include "mcp/tool_views.hpp"
 
+#include "common/tool_names.hpp"
 #include "mcp/policy.hpp"
 #include "protocol/text.hpp"
 #include "toolkits/catalogue.hpp"
@@ -17,17 +18,15 @@
 namespace toolgate::mcp {
 namespace {
 
+/// A tool's toolkit; empty for the meta-tools (common::toolkit_of).
 std::string toolkit_of(protocol::tool_descriptor const& tool)
 {
-    auto const dot = tool.dotted_name.find('.');
-    return dot == std::string::npos ? std::string() : tool.dotted_name.substr(0, dot);
+    return std::string(common::toolkit_of(tool.dotted_name));
 }
 
 std::string_view tool_part(protocol::tool_descriptor const& tool)
 {
-    std::string_view dotted = tool.dotted_name;
-    auto const dot = dotted.find('.');
-    return dot == std::string_view::npos ? dotted : dotted.substr(dot + 1);
+    return common::tool_part_of(tool.dotted_name);
 }
 
 /// `StoreApi_Get*` -> `StoreApi.Get*`; `StoreApi` -> `StoreApi.*` (as --tools reads them).
@@ -186,10 +185,7 @@ tool_views::tool_views(discovery::discovery_provider const& provider, view_setti
 {
     for (std::size_t i = 0; i < provider_.catalogue_size(); ++i) {
         std::string_view dotted = provider_.tools()[i].dotted_name;
-        auto const dot = dotted.find('.');
-        parts_.push_back(
-            { dot == std::string_view::npos ? std::string_view() : dotted.substr(0, dot),
-                dot == std::string_view::npos ? dotted : dotted.substr(dot + 1) });
+        parts_.push_back({ common::toolkit_of(dotted), common::tool_part_of(dotted) });
     }
     std::vector<bool> callable(provider_.tools().size(), true);
     if (settings_.read_only) {

@@ -2,6 +2,7 @@
 // the audit line after it.
 #include "mcp/write_controls.hpp"
 
+#include "common/tool_names.hpp"
 #include "toolkits/catalogue.hpp"
 #include "toolkits/tool_provider.hpp"
 
@@ -41,15 +42,13 @@ std::string text_of(json::value const& value)
 std::optional<std::pair<toolkits::toolkit_spec const*, toolkits::tool_spec const*>> spec_of(
     protocol::tool_descriptor const& tool)
 {
-    std::string_view const dotted = tool.dotted_name;
-    auto const dot = dotted.find('.');
-    auto const* kit
-        = dot == std::string_view::npos ? nullptr : toolkits::find_toolkit(dotted.substr(0, dot));
+    auto const kit_name = common::toolkit_of(tool.dotted_name);
+    auto const* kit = kit_name.empty() ? nullptr : toolkits::find_toolkit(kit_name);
     if (kit == nullptr) {
         return std::nullopt;
     }
     for (auto const& spec : kit->tools) {
-        if (spec.name == dotted.substr(dot + 1)) {
+        if (spec.name == common::tool_part_of(tool.dotted_name)) {
             return std::pair { kit, &spec };
         }
     }

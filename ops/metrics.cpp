@@ -2,6 +2,7 @@
 // rendering reads the counters and asks the listener, pool, sessions and /proc for gauges.
 #include "ops/metrics.hpp"
 
+#include "common/tool_names.hpp"
 #include "ops/process_stats.hpp"
 #include "transport/http_listener.hpp"
 #include "transport/https_client.hpp"
@@ -26,18 +27,12 @@ constexpr std::array<std::string_view, 8> failure_reasons
 constexpr std::array<double, 14> duration_bounds
     = { 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60 };
 
-/// A catalogue tool's toolkit; toolgate's own tools (the discovery meta-tools, named
-/// `toolgate_…` without a dot) count under "toolgate".
+/// A catalogue tool's toolkit; toolgate's own tools (the discovery meta-tools, which
+/// common::toolkit_of gives no toolkit) count under "toolgate".
 std::string_view toolkit_part(std::string_view dotted)
 {
-    auto const dot = dotted.find('.');
-    return dot == std::string_view::npos ? std::string_view("toolgate") : dotted.substr(0, dot);
-}
-
-std::string_view tool_part(std::string_view dotted)
-{
-    auto const dot = dotted.find('.');
-    return dot == std::string_view::npos ? dotted : dotted.substr(dot + 1);
+    auto const kit = common::toolkit_of(dotted);
+    return kit.empty() ? std::string_view("toolgate") : kit;
 }
 
 std::vector<std::string> toolkit_labels(std::span<const protocol::tool_descriptor> tools)
@@ -69,7 +64,7 @@ server_metrics::server_metrics(
     for (auto const& tool : tools) {
         toolkit_of_.push_back(
             static_cast<std::uint16_t>(toolkit_row(toolkit_part(tool.dotted_name))));
-        tool_names_.push_back(tool_part(tool.dotted_name));
+        tool_names_.push_back(common::tool_part_of(tool.dotted_name));
     }
 }
 

@@ -2,6 +2,7 @@
 #include "toolkits/base_url.hpp"
 
 #include "common/ascii.hpp"
+#include "common/loopback.hpp"
 
 #include <boost/url/parse.hpp>
 #include <boost/url/scheme.hpp>
@@ -123,18 +124,14 @@ bool is_insecure_remote_url(std::string_view url)
     if (!parsed || parsed->scheme_id() != urls::scheme::http) {
         return false;
     }
-    std::string host(parsed->encoded_host());
-    host = common::to_lower_ascii(host);
-    return !(host == "localhost" || host.starts_with("127.") || host == "[::1]");
+    return !common::is_loopback_host(parsed->encoded_host());
 }
 
 std::string base_url_variable(std::string_view toolkit)
 {
     std::string name = "TOOLGATE_BASE_URL_";
     for (char c : toolkit) {
-        name += std::isalnum(static_cast<unsigned char>(c))
-            ? static_cast<char>(std::toupper(static_cast<unsigned char>(c)))
-            : '_';
+        name += std::isalnum(static_cast<unsigned char>(c)) ? common::to_upper_ascii(c) : '_';
     }
     return name;
 }

@@ -39,8 +39,8 @@ common::checked<base_url_override> make_base_url_override(
 /// the URL cannot be parsed.
 std::string origin_key(std::string_view url);
 
-/// Whether `url` is plain http:// to a host other than loopback (localhost, 127.x, [::1]):
-/// credentials would cross a network in clear.
+/// Whether `url` is plain http:// to a host other than loopback (common::is_loopback_host:
+/// localhost, 127.0.0.0/8, [::1]): credentials would cross a network in clear.
 bool is_insecure_remote_url(std::string_view url);
 
 /// The environment variable that overrides `toolkit`'s base: `TOOLGATE_BASE_URL_STOREAPI`.

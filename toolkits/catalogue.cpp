@@ -1,6 +1,8 @@
 // Joins the generated toolkit data (one TU per toolkit, see toolkits/gen) into one catalogue.
 #include "toolkits/catalogue.hpp"
 
+#include "common/tool_names.hpp"
+
 #include <algorithm>
 #include <array>
 
@@ -52,16 +54,13 @@ tool_spec const* find_tool(toolkit_spec const& toolkit, std::string_view tool)
 
 std::optional<tool_ref> find_tool(std::string_view qualified_name)
 {
-    // Toolkit names contain neither '.' nor '_', so the first of either separates the parts.
-    auto cut = qualified_name.find_first_of("._");
-    if (cut == std::string_view::npos) {
-        return std::nullopt;
-    }
-    auto const* kit = find_toolkit(qualified_name.substr(0, cut));
+    // Either spelling (common::toolkit_of); a meta-tool's name names no catalogue toolkit.
+    auto const kit_name = common::toolkit_of(qualified_name);
+    auto const* kit = kit_name.empty() ? nullptr : find_toolkit(kit_name);
     if (!kit) {
         return std::nullopt;
     }
-    auto const* tool = find_tool(*kit, qualified_name.substr(cut + 1));
+    auto const* tool = find_tool(*kit, common::tool_part_of(qualified_name));
     if (!tool) {
         return std::nullopt;
     }

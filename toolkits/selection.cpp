@@ -1,6 +1,8 @@
 // Tool selection: parsing of the --toolkits/--tools lists and glob matching.
 #include "toolkits/selection.hpp"
 
+#include "common/split_list.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 
@@ -12,21 +14,9 @@ std::vector<std::string> split_items(std::span<const std::string> entries)
 {
     std::vector<std::string> out;
     for (auto const& entry : entries) {
-        std::string_view rest = entry;
-        while (!rest.empty()) {
-            auto cut = rest.find(',');
-            auto item = rest.substr(0, cut);
-            while (!item.empty() && item.front() == ' ') {
-                item.remove_prefix(1);
-            }
-            while (!item.empty() && item.back() == ' ') {
-                item.remove_suffix(1);
-            }
-            if (!item.empty()) {
-                out.emplace_back(item);
-            }
-            rest = cut == std::string_view::npos ? std::string_view {} : rest.substr(cut + 1);
-        }
+        auto items = common::split_list(entry);
+        out.insert(out.end(), std::make_move_iterator(items.begin()),
+            std::make_move_iterator(items.end()));
     }
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());

@@ -1,6 +1,7 @@
 #include "transport/gzip_splice.hpp"
 
 #include "common/ascii.hpp"
+#include "common/split_list.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -151,11 +152,8 @@ bool accepts_gzip(std::string_view accept_encoding)
 {
     std::optional<bool> gzip;
     bool any = false;
-    while (!accept_encoding.empty()) {
-        auto const comma = accept_encoding.find(',');
-        auto member = accept_encoding.substr(0, comma);
-        accept_encoding = comma == std::string_view::npos ? std::string_view()
-                                                          : accept_encoding.substr(comma + 1);
+    for (auto const& member_text : common::split_list(accept_encoding)) {
+        std::string_view const member = member_text;
         auto const semi = member.find(';');
         auto const coding = to_lower_ascii(trim_ows(member.substr(0, semi)));
         auto const params

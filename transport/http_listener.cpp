@@ -3,6 +3,7 @@
 // runs the handler while watching for the peer going away, which cancels the handler.
 #include "transport/http_listener.hpp"
 
+#include "common/ascii.hpp"
 #include "transport/activity.hpp"
 #include "transport/cancellation.hpp"
 #include "transport/coroutine_root.hpp"
@@ -367,11 +368,8 @@ http_request to_request(http::request<http::string_body>& req, std::string peer)
     out.path = out.target.substr(0, out.target.find('?'));
     out.headers.reserve(16);
     for (auto const& field : req) {
-        std::string name(field.name_string());
-        for (auto& c : name) {
-            c = (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c;
-        }
-        out.headers.emplace_back(std::move(name), std::string(field.value()));
+        out.headers.emplace_back(
+            common::to_lower_ascii(field.name_string()), std::string(field.value()));
     }
     out.body = std::move(req.body());
     out.peer = std::move(peer);

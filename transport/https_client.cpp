@@ -24,6 +24,7 @@
 
 #include <atomic>
 #include <cctype>
+#include <optional>
 #include <stdexcept>
 
 namespace toolgate::transport {
@@ -338,6 +339,35 @@ void report_sending(
     }
 }
 
+/// What an answer from the platform leads to: the call's result (in the optional), or, for a
+/// 429/503 that plan_retry lets us repeat, a wait and then another attempt (an empty optional).
+/// Runs on the call's strand; `request` and `target` are send_to's, which awaits this.
+asio::awaitable<std::optional<outbound_result>> settle_answer(state_ptr st,
+    asio::cancellation_state cs, outbound_request const& request, url_target const& target,
+    step_outcome outcome, int attempt, steady_clock::time_point deadline)
+{
+    auto const max_attempts = st->options.max_attempts;
+    auto const plan = plan_retry(outcome.response, attempt, st->options, deadline);
+    if (!plan.retry) {
+        if (is_retryable_status(outcome.response.status) && attempt < max_attempts) {
+            report_wait(request, target, outbound_event::kind::retry_skipped, plan.wait, plan.asked,
+                attempt + 1, max_attempts);
+        }
+        co_return to_result(std::move(outcome));
+    }
+    report_wait(request, target, outbound_event::kind::retry_wait, plan.wait, plan.asked,
+        attempt + 1, max_attempts);
+    asio::steady_timer timer(co_await asio::this_coro::executor, plan.wait);
+    co_await timer.async_wait(asio::as_tuple(asio::use_awaitable));
+    if (is_cancelled(cs)) {
+        auto result = gave_up(cs, *st, request, target, "waiting to retry");
+        note_failure(*st, request, result.failure);
+        co_return result;
+    }
+    note_retry(*st, request);
+    co_return std::nullopt;
+}
+
 /// One URL, with the retries docs/decisions.md allows. Runs on the call's strand.
 asio::awaitable<outbound_result> send_to(state_ptr st, outbound_request request, url_target target,
     steady_clock::time_point deadline, bool check_addresses)
@@ -390,25 +420,11 @@ asio::awaitable<outbound_result> send_to(state_ptr st, outbound_request request,
         note_attempt(*st, request, outcome);
 
         if (outcome.failure == outbound_failure::none) {
-            auto const plan = plan_retry(outcome.response, attempt, st->options, deadline);
-            if (!plan.retry) {
-                if (is_retryable_status(outcome.response.status)
-                    && attempt < st->options.max_attempts) {
-                    report_wait(request, target, outbound_event::kind::retry_skipped, plan.wait,
-                        plan.asked, attempt + 1, st->options.max_attempts);
-                }
-                co_return to_result(std::move(outcome));
+            auto settled = co_await settle_answer(
+                st, cs, request, target, std::move(outcome), attempt, deadline);
+            if (settled) {
+                co_return std::move(*settled);
             }
-            report_wait(request, target, outbound_event::kind::retry_wait, plan.wait, plan.asked,
-                attempt + 1, st->options.max_attempts);
-            asio::steady_timer timer(co_await asio::this_coro::executor, plan.wait);
-            co_await timer.async_wait(asio::as_tuple(asio::use_awaitable));
-            if (is_cancelled(cs)) {
-                auto result = gave_up(cs, *st, request, target, "waiting to retry");
-                note_failure(*st, request, result.failure);
-                co_return result;
-            }
-            note_retry(*st, request);
             continue;
         }
         if (!may_retry) {

@@ -2,6 +2,8 @@
 // implements with Beast + OpenSSL. Header-only and free of Beast so that tests can fake it.
 #pragma once
 
+#include "common/ascii.hpp"
+
 #include <boost/asio/awaitable.hpp>
 
 #include <chrono>
@@ -119,15 +121,7 @@ public:
 inline std::string outbound_response::header(std::string_view name) const
 {
     for (auto const& [key, value] : headers) {
-        if (key.size() != name.size()) {
-            continue;
-        }
-        bool same = true;
-        for (std::size_t i = 0; i < key.size() && same; ++i) {
-            auto lower = [](char c) { return (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c; };
-            same = lower(key[i]) == lower(name[i]);
-        }
-        if (same) {
+        if (common::iequals_ascii(key, name)) {
             return value;
         }
     }

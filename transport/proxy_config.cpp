@@ -3,6 +3,7 @@
 
 #include "common/ascii.hpp"
 #include "common/base64.hpp"
+#include "common/split_list.hpp"
 
 #include <boost/url/parse.hpp>
 #include <boost/url/url_view.hpp>
@@ -112,22 +113,11 @@ boost::system::result<proxy_endpoint> parse_proxy_url(std::string_view text)
 bool bypasses_proxy(std::string_view no_proxy, std::string_view host, std::string_view port)
 {
     auto const wanted = to_lower_ascii(unbracket(host));
-    std::size_t start = 0;
-    while (start <= no_proxy.size()) {
-        auto end = no_proxy.find_first_of(", ", start);
-        if (end == std::string_view::npos) {
-            end = no_proxy.size();
-        }
-        auto const entry = no_proxy.substr(start, end - start);
-        if (entry == "*") {
-            return true;
-        }
-        if (!entry.empty() && entry_matches(entry, wanted, port)) {
-            return true;
-        }
-        start = end + 1;
-    }
-    return false;
+    // NO_PROXY entries are separated by commas, by spaces, or by both.
+    auto const entries = common::split_list(no_proxy, ", ");
+    return std::any_of(entries.begin(), entries.end(), [&](std::string const& entry) {
+        return entry == "*" || entry_matches(entry, wanted, port);
+    });
 }
 
 } // namespace toolgate::transport

@@ -233,6 +233,16 @@ TEST_CASE(
             refused.stderr_text(), Catch::Contains("client authentication is not configured"));
     }
     {
+        // A name that merely starts with "127." is a name, not a loopback address: it may
+        // resolve anywhere (common::is_loopback_host).
+        child_process named(
+            test_bin, { "--transport", "http", "--host", "127.evil.example", "--port", "0" });
+        CHECK(named.wait_exit(10s) == 2);
+        CHECK_THAT(named.stderr_text(),
+            Catch::Contains("--host 127.evil.example is not a loopback address")
+                && Catch::Contains("client authentication is not configured"));
+    }
+    {
         child_process open(test_bin,
             { "--transport", "http", "--host", "0.0.0.0", "--port", "0",
                 "--allow-unauthenticated" });

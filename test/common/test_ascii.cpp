@@ -12,6 +12,12 @@ TEST_CASE("letter case is folded for ASCII letters only", "[common]")
     CHECK(to_lower_ascii("\xc3\x89T\xc3\x89") == "\xc3\x89t\xc3\x89");
     CHECK(to_lower_ascii('@') == '@');
     CHECK(to_lower_ascii('[') == '[');
+    CHECK(to_upper_ascii('q') == 'Q');
+    CHECK(to_upper_ascii('Q') == 'Q');
+    // '{' and '`' sit next to the lower-case letters; they are not letters.
+    CHECK(to_upper_ascii('{') == '{');
+    CHECK(to_upper_ascii('`') == '`');
+    CHECK(to_upper_ascii('\xe9') == '\xe9');
 }
 
 TEST_CASE("case-insensitive comparison and prefix", "[common]")

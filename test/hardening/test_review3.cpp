@@ -668,6 +668,14 @@ TEST_CASE("third review 16: a metrics port off loopback without client authentic
     CHECK(*status == 2);
     CHECK_THAT(refused.stderr_text(),
         Catch::Contains("--metrics-listen 0.0.0.0:0") && Catch::Contains("--metrics-public"));
+    // A host name that starts with "127." is no loopback address (common::is_loopback_host).
+    auto named = base;
+    named.back() = "127.evil.example:0";
+    child_process refused_name(toolgate_bin, named);
+    CHECK(refused_name.wait_exit(10s) == 2);
+    CHECK_THAT(refused_name.stderr_text(),
+        Catch::Contains("--metrics-listen 127.evil.example:0")
+            && Catch::Contains("--metrics-public"));
     // Said explicitly, or with client authentication, it starts.
     auto with_flag = base;
     with_flag.emplace_back("--metrics-public");

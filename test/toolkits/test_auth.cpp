@@ -1,6 +1,7 @@
 // Authentication: each platform's transmission, open tools, missing and malformed secrets.
 #include "executor_fixtures.hpp"
 #include "toolkits/auth.hpp"
+#include "toolkits/base_url.hpp"
 
 #include <boost/json/parse.hpp>
 #include <catch2/catch.hpp>
@@ -212,6 +213,20 @@ TEST_CASE("a base-URL override removes the need for the base URL secret", "[tool
     auto p = authed(fx::vectordb, fx::get_schema, "{}", key_only, overrides);
     CHECK(p.request.url == "https://127.0.0.1:9443/schema");
     CHECK(headers_named(p, "Authorization") == strings { "Bearer vector-key-1" });
+}
+
+TEST_CASE("plain http:// is insecure unless the host is a loopback address", "[toolkits][auth]")
+{
+    CHECK_FALSE(is_insecure_remote_url("http://127.0.0.1:9/x"));
+    CHECK_FALSE(is_insecure_remote_url("http://127.8.9.10"));
+    CHECK_FALSE(is_insecure_remote_url("http://LocalHost:8080"));
+    CHECK_FALSE(is_insecure_remote_url("http://[::1]:9"));
+    CHECK_FALSE(is_insecure_remote_url("https://deploy.example.test")); // encrypted
+    CHECK(is_insecure_remote_url("http://deploy.example.test"));
+    CHECK(is_insecure_remote_url("http://10.0.0.1"));
+    // Names that merely look like loopback resolve wherever their owner says.
+    CHECK(is_insecure_remote_url("http://127.evil.example"));
+    CHECK(is_insecure_remote_url("http://localhost.evil.example"));
 }
 
 TEST_CASE("the environment is the default credential source", "[toolkits][auth]")
