@@ -22,6 +22,10 @@ their paths.
 import json
 import os
 import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from toolkit_names import toolkit_names  # noqa: E402
 
 TOOL_MAX = 400
 PARAM_MAX = 200
@@ -45,8 +49,7 @@ TEMPLATE = [
     (re.compile(r"\b(query string|URL path|request header|JSON body)\b"), "placement words"),
     (re.compile(r"\b(Removes or overwrites data|Mode-based: call once)\b"), "old template"),
 ]
-TOOL_REF = re.compile(r"\b(StoreApi|CoreEngineApi|SearchApi|LedgerApi|DeskApi|KanbanApi|"
-                      r"VectorDbApi|DeployApi)[._]([A-Za-z0-9]+)\b")
+TOOL_REF = re.compile(r"\b(" + "|".join(toolkit_names()) + r")[._]([A-Za-z0-9]+)\b")
 WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|$)|[A-Z]?[a-z]+|\d+")
 
 

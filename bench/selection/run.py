@@ -39,8 +39,10 @@ DEV_REQUESTS = os.path.join(HERE, "dev-requests.json")
 COVERAGE_REQUESTS = os.path.join(HERE, "coverage-requests.json")
 MIN_PER_TOOLKIT = 30
 MIN_PER_TOOLKIT_DEV = 20
-TOOLKITS = ["StoreApi", "CoreEngineApi", "SearchApi", "LedgerApi", "DeskApi", "KanbanApi",
-            "VectorDbApi", "DeployApi"]
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from toolkit_names import toolkit_names  # noqa: E402  (the list in toolkits/CMakeLists.txt)
+
+TOOLKITS = toolkit_names()
 
 # --- ranking constants -------------------------------------------------------------------------
 # BM25 saturation and length normalisation: the usual defaults (Robertson & Zaragoza 2009;

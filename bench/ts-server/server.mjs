@@ -48,8 +48,13 @@ for (let i = 2; i < process.argv.length; ++i) {
 }
 
 // ---- the catalogue: the same tools and input schemas as toolgate (toolkits/gen/input_schema.cpp) ----
-const TOOLKIT_ORDER = ['StoreApi', 'CoreEngineApi', 'SearchApi', 'LedgerApi', 'DeskApi', 'KanbanApi',
-    'VectorDbApi', 'DeployApi'];
+// The toolkits, in order, from their one list: TOOLGATE_TOOLKIT_NAMES in toolkits/CMakeLists.txt.
+const TOOLKIT_ORDER = (() => {
+    const cmake = fs.readFileSync(path.join(options.catalogue, 'CMakeLists.txt'), 'utf8');
+    const found = cmake.match(/^\s*set\(\s*TOOLGATE_TOOLKIT_NAMES\b([^)]*)\)/m);
+    if (!found) throw new Error('no set(TOOLGATE_TOOLKIT_NAMES ...) in toolkits/CMakeLists.txt');
+    return found[1].replace(/#[^\n]*/g, '').split(/\s+/).filter(Boolean);
+})();
 
 function addFormat(prop, format) {
     if (format === 'date') {
