@@ -38,8 +38,10 @@ DIRECT_PATH = "/v1/workers/w-1/authorize"  # what the tool above sends
 BIG_TOOL = "StoreApi_RetrieveFolderItems"
 BIG_ARGS = {"folder_identifier": "0"}
 BIG_PREFIX = "/big/"
-TOOLKITS = ["StoreApi", "CoreEngineApi", "SearchApi", "LedgerApi", "DeskApi", "KanbanApi",
-            "VectorDbApi", "DeployApi"]
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from toolkit_names import toolkit_names  # noqa: E402  (the list in toolkits/CMakeLists.txt)
+
+TOOLKITS = toolkit_names()
 SECRETS = ["STORE_ACCESS_TOKEN", "ENGINE_API_KEY", "ENGINE_USER_TOKEN", "SEARCH_API_KEY",
            "LEDGER_ACCESS_TOKEN", "DESK_API_KEY", "DESK_SUBDOMAIN", "KANBAN_API_KEY",
            "KANBAN_TOKEN", "VECTORDB_API_KEY", "VECTORDB_SERVER_URL", "DEPLOY_ACCESS_TOKEN"]

@@ -1,38 +1,44 @@
 """The written text of the catalogue: reading `toolkits/<Toolkit>/descriptions.json`, walking
 M-tool body schemas by field path, and the checks every text must pass.
 
-Used by tools/import-reference (to merge the text into catalogue.json) and by
-tools/check-descriptions (to check a toolkit's text while it is being written).
+Used by tools/check-descriptions (to check a toolkit's text while it is being written) and by
+tools/show-tool-facts. The build reads the same files: toolkits/gen/catalogue_gen checks them
+against catalogue.json (toolkits/gen/text_check.cpp) and merges them into the generated data.
 
-Format of descriptions.json (one object per tool, keyed by tool name; see toolkits/README.md):
+Format of descriptions.json (one object per tool, keyed by tool name; see toolkits/README.md),
+words only; the facts (annotations, enums, bindings) are in catalogue.json:
     {"toolkit": "StoreApi",
      "tools": {"GetFolderDetails": {
          "title": "Get folder details",
          "description": "one to three sentences for a model",
-         "read_only": true,            # optional: override the importer's rule
-         "destructive": false,         # optional: override the importer's rule
          "params": {"folder_unique_identifier": "meaning, format, unit, default, rules"},
-         "enums": {"sort_direction": ["ASC", "DESC"]},        # optional: values the platform fixes
          "body": {"name": "...", "gitSource.type": "...", "env[].key": "..."}}}}
+
+The words every M-tool shares (the note after its description, the texts of its `mode` and
+`request_body` parameters) are written once, in toolkits/m_tool_descriptions.json.
 
 Body field paths: property names joined by '.', '[]' after a segment for the items of an
 array, '*' for the values of a map (additionalProperties); oneOf/anyOf/allOf branches share
 their paths.
 """
+import copy
 import json
 import os
 import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from toolkit_names import toolkit_names  # noqa: E402
 
 TOOL_MAX = 400
 PARAM_MAX = 200
 BODY_MAX = 200
 TITLE_MAX = 60
 
-# The importer appends this to every M-tool's description, so the written part is shorter.
-M_TOOL_NOTE = ("Two steps: mode get_request_schema returns the body's JSON Schema (nothing is "
-               "sent); mode execute sends request_body.")
+# What a tool's entry may hold: words. Anything else is a fact, and facts live in catalogue.json.
+TEXT_KEYS = {"title", "description", "params", "body"}
 
-# Parameters whose text the importer writes itself (the same for every M-tool).
+# Parameters whose text every M-tool shares (toolkits/m_tool_descriptions.json).
 GENERATED_PARAMS = {"mode", "request_body"}
 
 # Phrases of the old templates, and sentences a model does not need.
@@ -45,8 +51,7 @@ TEMPLATE = [
     (re.compile(r"\b(query string|URL path|request header|JSON body)\b"), "placement words"),
     (re.compile(r"\b(Removes or overwrites data|Mode-based: call once)\b"), "old template"),
 ]
-TOOL_REF = re.compile(r"\b(StoreApi|CoreEngineApi|SearchApi|LedgerApi|DeskApi|KanbanApi|"
-                      r"VectorDbApi|DeployApi)[._]([A-Za-z0-9]+)\b")
+TOOL_REF = re.compile(r"\b(" + "|".join(toolkit_names()) + r")[._]([A-Za-z0-9]+)\b")
 WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|$)|[A-Z]?[a-z]+|\d+")
 
 
@@ -55,21 +60,15 @@ def descriptions_path(repo, toolkit):
 
 
 def load_descriptions(repo, toolkit):
-    """The toolkit's written text, merged from descriptions.json and any descriptions.*.json
-    parts (parts exist only while several people write one toolkit)."""
-    folder = os.path.join(repo, "toolkits", toolkit)
-    tools = {}
-    names = sorted(n for n in os.listdir(folder)
-                   if n == "descriptions.json" or
-                   (n.startswith("descriptions.") and n.endswith(".json")))
-    for name in names:
-        with open(os.path.join(folder, name), encoding="utf-8") as f:
-            data = json.load(f)
-        for tool, text in data.get("tools", {}).items():
-            if tool in tools:
-                raise SystemExit(f"{toolkit}: {tool} is written twice ({name})")
-            tools[tool] = text
-    return tools
+    """The toolkit's written text: tool name -> {title, description, params, body}."""
+    with open(descriptions_path(repo, toolkit), encoding="utf-8") as f:
+        return json.load(f).get("tools", {})
+
+
+def load_m_tool_words(repo):
+    """The words every M-tool shares: {"description_note": ..., "params": {mode, request_body}}."""
+    with open(os.path.join(repo, "toolkits", "m_tool_descriptions.json"), encoding="utf-8") as f:
+        return json.load(f)
 
 
 def body_fields(schema):
@@ -121,6 +120,27 @@ def set_body_descriptions(schema, texts):
     walk(schema, "")
 
 
+def published_catalogue(catalogue, written, m_tool_words):
+    """A copy of `catalogue` with its words, as the build publishes them (merge_texts in
+    toolkits/gen/text_check.cpp, which the build uses; this copy serves the Python benches)."""
+    cat = copy.deepcopy(catalogue)
+    shared = m_tool_words["params"]
+    for tool in cat["tools"]:
+        text = written[tool["name"]]
+        tool["title"] = text["title"]
+        tool["description"] = text["description"]
+        if tool["m_tool"]:
+            tool["description"] += " " + m_tool_words["description_note"]
+        for param in tool["params"]:
+            if param["in"] in GENERATED_PARAMS:
+                param["description"] = shared[param["in"]]
+            else:
+                param["description"] = text.get("params", {})[param["name"]]
+        if tool.get("request_body_schema") and text.get("body"):
+            set_body_descriptions(tool["request_body_schema"], text["body"])
+    return cat
+
+
 def name_words(name):
     return [w.lower() for w in WORD.findall(name.replace("_", " ").replace(".", " "))]
 
@@ -147,9 +167,10 @@ def check_text(where, text, limit, name, problems):
         problems.append(f"{where}: restates the name")
 
 
-def check_toolkit(catalogue, written, all_tools):
+def check_toolkit(catalogue, written, all_tools, m_tool_note):
     """Problems of one toolkit's written text against its catalogue (a list of strings).
-    all_tools: every 'Toolkit.Tool' name, to check references to other tools."""
+    all_tools: every 'Toolkit.Tool' name, to check references to other tools; m_tool_note: the
+    note the build appends to every M-tool's description (it counts towards the bound)."""
     kit = catalogue["toolkit"]
     problems = []
     tools = {t["name"]: t for t in catalogue["tools"]}
@@ -163,7 +184,9 @@ def check_toolkit(catalogue, written, all_tools):
         if text is None:
             problems.append(f"{full}: not written")
             continue
-        limit = TOOL_MAX - len(M_TOOL_NOTE) - 1 if tool["m_tool"] else TOOL_MAX
+        for key in sorted(set(text) - TEXT_KEYS):
+            problems.append(f"{full}: {key} is not a text (facts belong in catalogue.json)")
+        limit = TOOL_MAX - len(m_tool_note) - 1 if tool["m_tool"] else TOOL_MAX
         check_text(f"{full} description", text.get("description"), limit, name, problems)
         title = text.get("title", "")
         if not title or len(title) > TITLE_MAX:
@@ -179,9 +202,8 @@ def check_toolkit(catalogue, written, all_tools):
         for pname in text.get("params", {}):
             if pname not in params:
                 problems.append(f"{full}: parameter {pname} does not exist")
-        for pname in text.get("enums", {}):
-            if pname not in params:
-                problems.append(f"{full}: enum for {pname}, which does not exist")
+            elif pname in GENERATED_PARAMS and params[pname]["in"] in ("mode", "request_body"):
+                problems.append(f"{full}: parameter {pname} has the text every M-tool shares")
         for pname, p in params.items():
             if pname in GENERATED_PARAMS and p["in"] in ("mode", "request_body"):
                 continue
@@ -199,7 +221,4 @@ def check_toolkit(catalogue, written, all_tools):
                            problems)
             elif must:
                 problems.append(f"{full} body {path}: not written")
-        for key in ("read_only", "destructive"):
-            if key in text and not isinstance(text[key], bool):
-                problems.append(f"{full}: {key} must be true or false")
     return problems

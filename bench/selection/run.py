@@ -39,8 +39,11 @@ DEV_REQUESTS = os.path.join(HERE, "dev-requests.json")
 COVERAGE_REQUESTS = os.path.join(HERE, "coverage-requests.json")
 MIN_PER_TOOLKIT = 30
 MIN_PER_TOOLKIT_DEV = 20
-TOOLKITS = ["StoreApi", "CoreEngineApi", "SearchApi", "LedgerApi", "DeskApi", "KanbanApi",
-            "VectorDbApi", "DeployApi"]
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import descriptions_lib  # noqa: E402
+from toolkit_names import toolkit_names  # noqa: E402  (the list in toolkits/CMakeLists.txt)
+
+TOOLKITS = toolkit_names()
 
 # --- ranking constants -------------------------------------------------------------------------
 # BM25 saturation and length normalisation: the usual defaults (Robertson & Zaragoza 2009;
@@ -144,20 +147,37 @@ def git(*args):
     return done.stdout
 
 
+def with_words(cat, read):
+    """The catalogue with its words: today's catalogue.json carries none, and they are merged
+    from descriptions.json as the build does; older revisions carried them inline.
+    read(relative path) returns a file's text."""
+    if all("description" in t for t in cat["tools"]):
+        return cat
+    written = json.loads(read(f"toolkits/{cat['toolkit']}/descriptions.json"))["tools"]
+    shared = json.loads(read("toolkits/m_tool_descriptions.json"))
+    return descriptions_lib.published_catalogue(cat, written, shared)
+
+
 def load_catalogue_tools(rev=None):
     """The tools of toolkits/*/catalogue.json: in the working tree, or as of git revision rev."""
     docs = []
     if rev is None:
+        def read(path):
+            with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+                return f.read()
+
         paths = sorted(glob.glob(os.path.join(ROOT, "toolkits", "*", "catalogue.json")))
         for path in paths:
-            with open(path, encoding="utf-8") as f:
-                docs += docs_from_catalogue(json.load(f))
+            docs += docs_from_catalogue(with_words(json.loads(read(path)), read))
         source = "catalogue (working tree)"
     else:
+        def read(path):
+            return git("show", f"{rev}:{path}")
+
         listed = git("ls-tree", "-r", "--name-only", rev, "--", "toolkits").split("\n")
         paths = sorted(p for p in listed if re.fullmatch(r"toolkits/[^/]+/catalogue\.json", p))
         for path in paths:
-            docs += docs_from_catalogue(json.loads(git("show", f"{rev}:{path}")))
+            docs += docs_from_catalogue(with_words(json.loads(read(path)), read))
         source = f"catalogue @ {rev} ({git('rev-parse', '--short', rev).strip()})"
     if not docs:
         sys.exit(f"selection bench: no toolkits/*/catalogue.json found ({source})")

@@ -48,8 +48,30 @@ for (let i = 2; i < process.argv.length; ++i) {
 }
 
 // ---- the catalogue: the same tools and input schemas as toolgate (toolkits/gen/input_schema.cpp) ----
-const TOOLKIT_ORDER = ['StoreApi', 'CoreEngineApi', 'SearchApi', 'LedgerApi', 'DeskApi', 'KanbanApi',
-    'VectorDbApi', 'DeployApi'];
+// The toolkits, in order, from their one list: TOOLGATE_TOOLKIT_NAMES in toolkits/CMakeLists.txt.
+const TOOLKIT_ORDER = (() => {
+    const cmake = fs.readFileSync(path.join(options.catalogue, 'CMakeLists.txt'), 'utf8');
+    const found = cmake.match(/^\s*set\(\s*TOOLGATE_TOOLKIT_NAMES\b([^)]*)\)/m);
+    if (!found) throw new Error('no set(TOOLGATE_TOOLKIT_NAMES ...) in toolkits/CMakeLists.txt');
+    return found[1].replace(/#[^\n]*/g, '').split(/\s+/).filter(Boolean);
+})();
+
+// The words, merged as the build merges them (toolkits/gen/text_check.cpp): catalogue.json holds
+// the facts, <Toolkit>/descriptions.json the words, m_tool_descriptions.json those every M-tool
+// shares. Only what the listing shows is merged (titles, descriptions, parameter texts).
+const M_TOOL_WORDS = JSON.parse(fs.readFileSync(path.join(options.catalogue, 'm_tool_descriptions.json'), 'utf8'));
+
+function withWords(toolkit, written) {
+    for (const spec of toolkit.tools) {
+        const text = written[spec.name];
+        spec.title = text.title;
+        spec.description = spec.m_tool ? `${text.description} ${M_TOOL_WORDS.description_note}` : text.description;
+        for (const p of spec.params) {
+            p.description = p.in === 'mode' || p.in === 'request_body' ? M_TOOL_WORDS.params[p.in] : text.params[p.name];
+        }
+    }
+    return toolkit;
+}
 
 function addFormat(prop, format) {
     if (format === 'date') {
@@ -116,8 +138,8 @@ function inputSchema(tool) {
 const tools = [];      // what tools/list answers
 const byName = new Map(); // wire name and dotted name -> { listed, toolkit, spec }
 for (const toolkitName of TOOLKIT_ORDER) {
-    const file = path.join(options.catalogue, toolkitName, 'catalogue.json');
-    const toolkit = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const read = (name) => JSON.parse(fs.readFileSync(path.join(options.catalogue, toolkitName, name), 'utf8'));
+    const toolkit = withWords(read('catalogue.json'), read('descriptions.json').tools);
     for (const spec of toolkit.tools) {
         const listed = {
             name: `${toolkit.toolkit}_${spec.name}`,

@@ -30,8 +30,10 @@ import tempfile
 import threading
 import time
 
-TOOLKITS = ["StoreApi", "CoreEngineApi", "SearchApi", "LedgerApi", "DeskApi", "KanbanApi",
-            "VectorDbApi", "DeployApi"]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from toolkit_names import toolkit_names  # noqa: E402  (the list in toolkits/CMakeLists.txt)
+
+TOOLKITS = toolkit_names()
 MODERN = "2026-07-28"
 LEGACY = "2025-11-25"
 ANSWER_TIMEOUT = 30.0  # no well-formed request may go this long without an answer
