@@ -8,27 +8,19 @@
 
 namespace toolgate::toolkits {
 
-// Defined in ${build}/toolkits/generated/<Toolkit>_catalogue.cpp.
-extern const toolkit_spec store_api_toolkit;
-extern const toolkit_spec core_engine_api_toolkit;
-extern const toolkit_spec search_api_toolkit;
-extern const toolkit_spec ledger_api_toolkit;
-extern const toolkit_spec desk_api_toolkit;
-extern const toolkit_spec kanban_api_toolkit;
-extern const toolkit_spec vector_db_api_toolkit;
-extern const toolkit_spec deploy_api_toolkit;
+// One TOOLGATE_TOOLKIT(<symbol>) per toolkit, written by toolkits/CMakeLists.txt from
+// TOOLGATE_TOOLKIT_NAMES; each symbol is defined in
+// ${build}/toolkits/generated/<Toolkit>_catalogue.cpp.
+#define TOOLGATE_TOOLKIT(symbol) extern const toolkit_spec symbol;
+#include "toolkit_list.inc"
+#undef TOOLGATE_TOOLKIT
 
 namespace {
 
-const std::array<toolkit_spec const*, 8> toolkits {
-    &store_api_toolkit,
-    &core_engine_api_toolkit,
-    &search_api_toolkit,
-    &ledger_api_toolkit,
-    &desk_api_toolkit,
-    &kanban_api_toolkit,
-    &vector_db_api_toolkit,
-    &deploy_api_toolkit,
+const std::array toolkits {
+#define TOOLGATE_TOOLKIT(symbol) &(symbol),
+#include "toolkit_list.inc"
+#undef TOOLGATE_TOOLKIT
 };
 
 } // namespace
