@@ -68,7 +68,7 @@ public:
     /// sealed file is refused with a sentence saying to set the key.
     explicit token_file(std::string path, std::optional<state::store_keys> keys = std::nullopt)
         : path_(std::move(path))
-        , keys_(std::move(keys))
+        , keys_(keys) // trivially copyable: a move would copy too
     {
     }
     bool sealed() const { return keys_.has_value(); }
