@@ -13,9 +13,12 @@
 #include "transport/coroutine_root.hpp"
 #include "transport/stdio_channel.hpp"
 
+#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -65,13 +68,18 @@ private:
 
 /// The end of a stdio conversation. It runs on the conversation's strand, so behind every
 /// line already read: those lines have been decided and their replies queued (a 1.5 MB listing
-/// included) before the calls still running are cancelled, and the process stops only once
-/// their answers and every queued line are written whole.
+/// included) before the calls still running are cancelled, and the process stops once their
+/// answers and every queued line are written whole. A client that no longer reads stdout
+/// must not keep the process alive: after 2 s it stops with the rest unwritten.
 asio::awaitable<void> finish(
     served_mode& mode, transport::stdio_channel& channel, asio::io_context& ioc)
 {
     co_await cancel_and_unwind(mode);
     channel.when_flushed([&ioc] { ioc.stop(); });
+    asio::steady_timer unread(ioc, std::chrono::seconds(2));
+    co_await unread.async_wait(asio::as_tuple(asio::use_awaitable));
+    spdlog::warn("stdio: stdout still not read 2 s after the end; stopping anyway");
+    ioc.stop();
 }
 
 } // namespace

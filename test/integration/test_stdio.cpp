@@ -245,6 +245,22 @@ TEST_CASE(
     CHECK(server.process().wait_exit(3s) == 0);
 }
 
+TEST_CASE(
+    "stdio: a client that closes stdin and stops reading does not keep the server alive", "[stdio]")
+{
+    // The 1.5 MB listing fills the pipe and nobody reads it: the server waits 2 s for the
+    // reader, then stops anyway (exit 0), instead of hanging until it is killed.
+    stdio_server server({ "--tool-mode", "full" }, toolgate_bin);
+    server.send(initialize_request("2025-11-25", "0"));
+    server.send(initialized_notification);
+    server.send(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})");
+    server.process().close_stdin();
+    std::this_thread::sleep_for(4s); // not reading
+    CHECK_FALSE(server.process().running());
+    CHECK(server.process().wait_exit(1s) == 0);
+    CHECK(server.process().stderr_text().find("stopping anyway") != std::string::npos);
+}
+
 TEST_CASE("stdio: SIGTERM lets a call in flight finish, then exits 0 (L10, docs/decisions.md "
           "Shutdown)",
     "[stdio]")
