@@ -398,9 +398,10 @@ asio::awaitable<token_answer> token_refresher::access_token_for(
                     co_return failed(
                         fmt::format("{}: {}; nothing was sent", toolkit, changed.error().message));
                 }
-                if (*changed) {
-                    continue;
-                }
+                // Look again whatever this read found: another call's read may have ended
+                // between next_step and here (then this one was skipped as done this second)
+                // and brought the sign-in; a replica's first calls raced on it under load.
+                continue;
             }
             if (!next.refusal.empty()) {
                 auto out = failed(std::move(next.refusal));
