@@ -177,7 +177,9 @@ TEST_CASE(
     CHECK(result_text(result).find("`toolgate auth login StoreApi`") != std::string::npos);
     CHECK(result_text(result).find("invalid_grant") != std::string::npos);
     CHECK(auth.api_tokens().empty()); // nothing was sent to the platform
-    // An access token in the environment still works and wins.
+    // An access token in the environment still works and wins. It is issued for an hour: with
+    // the 1 s lifetime above it expired before the call under ASan on a loaded machine.
+    auth.set_lifetime(3600);
     auto env = sign_in.env();
     env.env.back() = "STORE_ACCESS_TOKEN=" + auth.seed_tokens().first;
     stdio_server with_env(sign_in.args(), toolgate_bin, env);
