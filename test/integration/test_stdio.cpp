@@ -21,6 +21,16 @@ std::string slow_call(int id, int ms, int steps, std::string const& meta = "")
         R"({"ms":)" + std::to_string(ms) + R"(,"steps":)" + std::to_string(steps) + "}", meta);
 }
 
+/// initialize, initialized and a full tools/list (about 1.5 MB with the real catalogue), then
+/// EOF, all written before the server reads a byte, as `printf ... | toolgate` does.
+void list_then_eof(stdio_server& server)
+{
+    server.send(initialize_request("2025-11-25", "0"));
+    server.send(initialized_notification);
+    server.send(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})");
+    server.process().close_stdin();
+}
+
 std::string ping(int id)
 {
     return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"ping"})";
@@ -235,10 +245,7 @@ TEST_CASE(
     // a byte, as `printf ... | toolgate` does: the server must not exit before the last byte
     // is written, or the client reads half a line.
     stdio_server server({ "--tool-mode", "full" }, toolgate_bin);
-    server.send(initialize_request("2025-11-25", "0"));
-    server.send(initialized_notification);
-    server.send(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})");
-    server.process().close_stdin();
+    list_then_eof(server);
     INFO("stderr: " << server.process().stderr_text());
     CHECK(server.response(0, 5s).contains("result"));
     CHECK(server.response(1, 5s).at("result").at("tools").as_array().size() > 1000);
@@ -251,10 +258,7 @@ TEST_CASE(
     // The 1.5 MB listing fills the pipe and nobody reads it: the server waits 2 s for the
     // reader, then stops anyway (exit 0), instead of hanging until it is killed.
     stdio_server server({ "--tool-mode", "full" }, toolgate_bin);
-    server.send(initialize_request("2025-11-25", "0"));
-    server.send(initialized_notification);
-    server.send(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})");
-    server.process().close_stdin();
+    list_then_eof(server);
     std::this_thread::sleep_for(4s); // not reading
     CHECK_FALSE(server.process().running());
     CHECK(server.process().wait_exit(1s) == 0);
