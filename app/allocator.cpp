@@ -17,7 +17,15 @@ std::string memory_allocator()
     }
     using version_fn = int (*)();
     int const v = reinterpret_cast<version_fn>(symbol)(); // e.g. 209 for 2.0.9
-    return fmt::format("mimalloc {}.{}.{}", v / 100, (v / 10) % 10, v % 10);
+    auto name = fmt::format("mimalloc {}.{}.{}", v / 100, (v / 10) % 10, v % 10);
+    // Whether it asks for 2 MiB pages (app/main.cpp sets this at start-up; an environment
+    // variable can turn it off). 6 is mi_option_large_os_pages in mimalloc 2.x's enum.
+    using option_fn = bool (*)(int);
+    if (auto* is_enabled = dlsym(RTLD_DEFAULT, "mi_option_is_enabled");
+        is_enabled != nullptr && reinterpret_cast<option_fn>(is_enabled)(6)) {
+        name += " (2 MiB pages)";
+    }
+    return name;
 }
 
 } // namespace toolgate::app

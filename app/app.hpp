@@ -35,9 +35,9 @@ struct service {
     std::vector<std::shared_ptr<void>> owned;
     std::unique_ptr<toolkits::tool_provider> provider;
     std::string summary; ///< one line for the start-up banner (toolkits, tools, secrets)
-    /// The provider's tools as the search meta-tool reads them (catalogue texts); empty: their
-    /// descriptors' names and descriptions.
-    std::vector<discovery::search_entry> search_texts;
+    /// The provider's tools as the search meta-tool reads them (catalogue texts), gathered on
+    /// the index's thread; empty: their descriptors' names and descriptions.
+    discovery::search_texts search_texts;
     /// For the instructions: which secrets the served toolkits need (names only).
     std::string credentials_note;
     /// The outbound client (owned through `owned`), for its metrics; null when there is none.

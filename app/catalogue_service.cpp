@@ -264,7 +264,8 @@ service make_catalogue_service(config const& cfg, boost::asio::io_context& ioc)
     auto provider = std::make_unique<toolkits::catalogue_provider>(sel, *executor, cfg.results);
     service svc;
     svc.summary = summarise(*provider, *credentials, hub->tokens()->snapshot());
-    svc.search_texts = discovery::search_entries(*provider);
+    svc.search_texts
+        = [catalogue = provider.get()] { return discovery::search_entries(*catalogue); };
     svc.credentials_note = credentials_note(*provider);
     svc.provider = std::move(provider);
     svc.upstream = client.get();

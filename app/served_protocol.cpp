@@ -4,12 +4,12 @@
 namespace toolgate::app {
 namespace {
 
-std::vector<discovery::search_entry> texts_of(service const& svc)
+discovery::search_texts texts_of(service const& svc)
 {
-    if (!svc.search_texts.empty()) {
+    if (svc.search_texts) {
         return svc.search_texts;
     }
-    return discovery::search_entries(svc.provider->tools());
+    return [provider = svc.provider.get()] { return discovery::search_entries(provider->tools()); };
 }
 
 mcp::view_settings settings_of(config const& cfg, service const& svc)

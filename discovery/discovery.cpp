@@ -388,12 +388,19 @@ void yield_to_serving()
 
 discovery_provider::discovery_provider(
     tool_provider& inner, std::vector<search_entry> entries, toolkits::result_options results)
+    : discovery_provider(
+        inner, [texts = std::move(entries)]() mutable { return std::move(texts); }, results)
+{
+}
+
+discovery_provider::discovery_provider(
+    tool_provider& inner, search_texts texts, toolkits::result_options results)
     : inner_(inner)
     , inner_count_(inner.tools().size())
     , index_(std::async(std::launch::async,
-          [texts = std::move(entries)]() {
+          [texts = std::move(texts)]() {
               yield_to_serving();
-              return std::make_shared<search_index const>(texts);
+              return std::make_shared<search_index const>(texts());
           }).share())
     , results_(results)
 {

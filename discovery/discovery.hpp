@@ -10,6 +10,7 @@
 #include "toolkits/result_options.hpp"
 #include "toolkits/tool_provider.hpp"
 
+#include <functional>
 #include <future>
 #include <memory>
 #include <string_view>
@@ -33,12 +34,19 @@ std::vector<search_entry> search_entries(catalogue_provider const& provider);
 /// Texts for tools known only by their descriptors (test providers): name, title, description.
 std::vector<search_entry> search_entries(std::span<const protocol::tool_descriptor> tools);
 
+/// Gathers the index's texts; called once, on the index's own thread, so that copying some
+/// megabytes of text stays off the start path too. What it reads must outlive the provider.
+using search_texts = std::function<std::vector<search_entry>()>;
+
 /// `inner`'s tools (same positions) followed by the three meta-tools. Calls to inner tools go
 /// to `inner` unchanged; the meta-tools are answered here, within the request's view.
 class discovery_provider final : public tool_provider {
 public:
-    /// `inner` must outlive this provider; `entries` describe inner.tools() in order. `results`:
-    /// the budget of the search and describe answers (calls to inner tools get inner's).
+    /// `inner` must outlive this provider; `texts` gives the entries that describe
+    /// inner.tools() in order. `results`: the budget of the search and describe answers (calls
+    /// to inner tools get inner's).
+    discovery_provider(
+        tool_provider& inner, search_texts texts, toolkits::result_options results = {});
     discovery_provider(tool_provider& inner, std::vector<search_entry> entries,
         toolkits::result_options results = {});
 

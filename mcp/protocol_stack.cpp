@@ -3,9 +3,9 @@
 
 namespace toolgate::mcp {
 
-protocol_stack::protocol_stack(toolkits::tool_provider& provider,
-    std::vector<discovery::search_entry> texts, view_settings settings,
-    protocol::server_identity const& identity, toolkits::result_options results)
+protocol_stack::protocol_stack(toolkits::tool_provider& provider, discovery::search_texts texts,
+    view_settings settings, protocol::server_identity const& identity,
+    toolkits::result_options results)
     : discovery_(provider, std::move(texts), results)
     , views_(discovery_, std::move(settings), identity)
     , index_(discovery_.tools())

@@ -15,9 +15,10 @@ namespace toolgate::mcp {
 
 class protocol_stack {
 public:
-    /// `provider` must outlive this object; `texts` describe its tools, in order, for the
-    /// search meta-tool; `results` is the budget of the meta-tools' own answers.
-    protocol_stack(toolkits::tool_provider& provider, std::vector<discovery::search_entry> texts,
+    /// `provider` must outlive this object; `texts` gathers the texts of its tools, in order,
+    /// for the search meta-tool (on the index's thread); `results` is the budget of the meta-tools'
+    /// own answers.
+    protocol_stack(toolkits::tool_provider& provider, discovery::search_texts texts,
         view_settings settings, protocol::server_identity const& identity,
         toolkits::result_options results = {});
 

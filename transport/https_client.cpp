@@ -24,6 +24,7 @@
 
 #include <atomic>
 #include <cctype>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 
@@ -35,9 +36,11 @@ struct https_client::state {
     state(asio::io_context& io, https_options o)
         : ioc(io)
         , options(std::move(o))
-        , tls(make_tls_client_context(options.ca_file, options.system_trust))
         , pool(options.max_connections_per_host, options.idle_timeout)
     {
+        if (!options.ca_file.empty()) {
+            tls(); // a CA file that cannot be read stops the start, not the first call
+        }
         if (options.proxy_from_environment) {
             if (options.https_proxy.empty()) {
                 options.https_proxy = https_proxy_from_environment();
@@ -56,9 +59,21 @@ struct https_client::state {
         }
     }
 
+    /// The TLS context, made at the first connection: OpenSSL's set-up of a context is a
+    /// quarter of the instructions before the first answer, and a session that only lists
+    /// tools never needs it.
+    std::shared_ptr<asio::ssl::context> const& tls()
+    {
+        std::call_once(tls_made, [this] {
+            tls_context = make_tls_client_context(options.ca_file, options.system_trust);
+        });
+        return tls_context;
+    }
+
     asio::io_context& ioc;
     https_options options;
-    std::shared_ptr<asio::ssl::context> tls;
+    std::once_flag tls_made;
+    std::shared_ptr<asio::ssl::context> tls_context;
     std::optional<proxy_endpoint> proxy;
     connection_pool pool;
     std::atomic<outbound_observer*> observer { nullptr }; ///< metrics; relaxed loads
@@ -394,7 +409,7 @@ asio::awaitable<outbound_result> send_to(state_ptr st, outbound_request request,
             connection.reset();
         }
         if (!connection) {
-            connection = std::make_shared<upstream_connection>(st->ioc, st->tls);
+            connection = std::make_shared<upstream_connection>(st->ioc, st->tls());
             auto params = make_open_params(*st, target, request.method, deadline);
             params.refuse_private_addresses = check_addresses;
             auto opened = co_await asio::co_spawn(connection->executor(),

@@ -6,11 +6,12 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
-#include <openssl/rand.h>
 
 #include <array>
+#include <cerrno>
 #include <memory>
 #include <stdexcept>
+#include <sys/random.h>
 
 namespace toolgate::transport {
 namespace {
@@ -34,9 +35,19 @@ unsigned char* bytes(std::string& s)
 
 std::string random_bytes(std::size_t n)
 {
+    // The kernel's generator, which OpenSSL's own is seeded from: the first RAND_bytes sets up
+    // OpenSSL's generator and providers (7M instructions), and this runs at every start.
     std::string out(n, '\0');
-    if (n > 0 && RAND_bytes(bytes(out), static_cast<int>(n)) != 1) {
-        throw std::runtime_error("no random bytes available (OpenSSL RAND_bytes failed)");
+    std::size_t filled = 0;
+    while (filled < n) {
+        auto const got = ::getrandom(out.data() + filled, n - filled, 0);
+        if (got < 0 && errno == EINTR) {
+            continue;
+        }
+        if (got <= 0) {
+            throw std::runtime_error("no random bytes available (getrandom failed)");
+        }
+        filled += static_cast<std::size_t>(got);
     }
     return out;
 }

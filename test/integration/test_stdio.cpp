@@ -603,6 +603,32 @@ TEST_CASE("the shipped binary names the memory allocator it runs with (mimalloc 
     CHECK(p.wait_stderr(std::string("memory allocator: ") + TOOLGATE_BIN_ALLOCATOR, 10s));
 }
 
+TEST_CASE("mimalloc serves the shipped binary with 2 MiB pages unless the environment says "
+          "otherwise",
+    "[stdio]")
+{
+    if (std::string_view(TOOLGATE_BIN_ALLOCATOR) != "mimalloc") {
+        // Sanitizer builds keep glibc's malloc, which the sanitizers replace: no options.
+        child_process p(toolgate_bin, { "--transport", "stdio" });
+        CHECK(p.wait_stderr("memory allocator: glibc malloc", 10s));
+        CHECK(p.stderr_text().find("MiB pages") == std::string::npos);
+        return;
+    }
+    // Huge pages cut start-up's page faults by four fifths (app/main.cpp); the user's own
+    // MIMALLOC_LARGE_OS_PAGES wins over toolgate's choice.
+    {
+        child_process p(toolgate_bin, { "--transport", "stdio" });
+        CHECK(p.wait_stderr("memory allocator: mimalloc 2.", 10s));
+        CHECK(p.stderr_text().find("(2 MiB pages)") != std::string::npos);
+    }
+    {
+        child_process p(
+            toolgate_bin, { "--transport", "stdio" }, { .env = { "MIMALLOC_LARGE_OS_PAGES=0" } });
+        CHECK(p.wait_stderr("memory allocator: mimalloc 2.", 10s));
+        CHECK(p.stderr_text().find("(2 MiB pages)") == std::string::npos);
+    }
+}
+
 TEST_CASE("stdio: --version and --help exit 0, a bad flag exits 2 with one line on stderr "
           "(issue 2 item 5)",
     "[stdio]")
