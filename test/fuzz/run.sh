@@ -39,27 +39,44 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 summary="$build/fuzz-summary.txt"
 : > "$summary"
-failed=0
-for t in "${targets[@]}"; do
-  work="$build/corpus/$t"
-  artifacts="$build/artifacts/$t/"
+
+# One target's run; its line of the summary goes to $build/fuzz-<target>.result.
+fuzz_one() {
+  local t=$1 work="$build/corpus/$1" artifacts="$build/artifacts/$1/" log="$build/fuzz-$1.log"
   mkdir -p "$work" "$artifacts"
-  log="$build/fuzz-$t.log"
   echo "fuzz: $t for ${seconds}s" >&2
-  set +e
+  local rc=0
   "$build/bin/fuzz_$t" -max_total_time="$seconds" -timeout=20 -max_len=4096 \
     -print_final_stats=1 -artifact_prefix="$artifacts" \
-    "$work" "test/fuzz/corpus/$t" >"$log" 2>&1
-  rc=$?
-  set -e
+    "$work" "test/fuzz/corpus/$t" >"$log" 2>&1 || rc=$?
+  local runs cov
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*' || echo 0)
   printf '%-16s %10s inputs  %5s s  cov %6s  %s\n' "$t" "$runs" "$seconds" "$cov" \
-    "$([ $rc -eq 0 ] && echo ok || echo FAILED)" | tee -a "$summary"
-  if [ $rc -ne 0 ]; then
+    "$([ $rc -eq 0 ] && echo ok || echo FAILED)" >"$build/fuzz-$t.result"
+}
+
+# A libFuzzer process uses one core: JOBS targets run side by side, each for its full time.
+rm -f "$build"/fuzz-*.result
+running=0
+for t in "${targets[@]}"; do
+  fuzz_one "$t" &
+  running=$((running + 1))
+  if [ "$running" -ge "$jobs" ]; then
+    wait -n || true
+    running=$((running - 1))
+  fi
+done
+wait
+
+failed=0
+for t in "${targets[@]}"; do
+  [ -f "$build/fuzz-$t.result" ] || printf '%-16s  no result  FAILED\n' "$t" >"$build/fuzz-$t.result"
+  tee -a "$summary" <"$build/fuzz-$t.result"
+  if ! grep -q ' ok$' "$build/fuzz-$t.result"; then
     failed=1
-    tail -40 "$log" >&2
-    echo "fuzz: $t failed; inputs in $artifacts — copy the crash into test/fuzz/regressions/$t/" >&2
+    tail -40 "$build/fuzz-$t.log" >&2
+    echo "fuzz: $t failed; inputs in $build/artifacts/$t/ — copy the crash into test/fuzz/regressions/$t/" >&2
   fi
 done
 exit $failed
