@@ -24,14 +24,13 @@ if [ ! -f "$build/build.ninja" ]; then
   # reports. -O0 compiles twice as fast under UBSan, but its timing let the soak hit a
   # use-after-free in Boost.Asio 1.81's co_spawn cancellation handler on 2026-12-06, which
   # -O1 has not shown yet (docs/testing.md, "Build times"): -O1 until that is fixed.
-  level=-O1
   # gold links the sanitized test binaries (300+ MB with line tables) in two thirds of ld's time.
   gold=()
   if command -v ld.gold >/dev/null 2>&1; then
     gold=(-DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=gold)
   fi
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$level -g1 -DNDEBUG" \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
     -DTOOLGATE_SANITIZE="$sanitize" "${gold[@]}" >/dev/null
 fi
 
