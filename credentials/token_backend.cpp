@@ -1,6 +1,8 @@
 // The token file as a token backend (see token_backend.hpp).
 #include "credentials/token_backend.hpp"
 
+#include "transport/run_on.hpp"
+
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -76,24 +78,22 @@ public:
     std::string where() const override { return "token store " + file_.path(); }
     asio::awaitable<common::checked<token_entries>> read() override
     {
-        co_return co_await asio::co_spawn(
-            *files_, read_file(file_, principal_), asio::use_awaitable);
+        co_return co_await transport::run_on(files_->get_executor(), read_file(file_, principal_));
     }
     asio::awaitable<lock_attempt> try_hold(std::string toolkit) override
     {
-        co_return co_await asio::co_spawn(
-            *files_, try_lock_and_read(file_, principal_, std::move(toolkit)), asio::use_awaitable);
+        co_return co_await transport::run_on(
+            files_->get_executor(), try_lock_and_read(file_, principal_, std::move(toolkit)));
     }
     asio::awaitable<common::checked<void>> write(std::string toolkit, token_entry entry) override
     {
-        co_return co_await asio::co_spawn(*files_,
-            write_file(file_, principal_, std::move(toolkit), std::move(entry)),
-            asio::use_awaitable);
+        co_return co_await transport::run_on(files_->get_executor(),
+            write_file(file_, principal_, std::move(toolkit), std::move(entry)));
     }
     asio::awaitable<common::checked<void>> erase(std::string toolkit) override
     {
-        co_return co_await asio::co_spawn(*files_,
-            write_file(file_, principal_, std::move(toolkit), std::nullopt), asio::use_awaitable);
+        co_return co_await transport::run_on(files_->get_executor(),
+            write_file(file_, principal_, std::move(toolkit), std::nullopt));
     }
     std::chrono::seconds patience() const override { return std::chrono::seconds(70); }
     bool renews_after_patience() const override { return true; }

@@ -4,6 +4,7 @@
 #include "state/redis_client.hpp"
 
 #include "transport/coroutine_root.hpp"
+#include "transport/run_on.hpp"
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -277,8 +278,7 @@ void redis_client::drop(std::string const& why)
 asio::awaitable<checked<redis_reply>> redis_client::command(std::vector<std::string> args)
 {
     auto self = shared_from_this(); // alive until the command is over
-    co_return co_await asio::co_spawn(
-        strand_, self->run(std::move(args), false), asio::use_awaitable);
+    co_return co_await transport::run_on(strand_, self->run(std::move(args), false));
 }
 
 asio::awaitable<void> redis_client::wait_for_first_connection()

@@ -8,6 +8,7 @@
 #include "transport/connection_pool.hpp"
 #include "transport/outbound_policy.hpp"
 #include "transport/proxy_config.hpp"
+#include "transport/run_on.hpp"
 #include "transport/tls_context.hpp"
 #include "transport/upstream_connection.hpp"
 
@@ -412,8 +413,8 @@ asio::awaitable<outbound_result> send_to(state_ptr st, outbound_request request,
             connection = std::make_shared<upstream_connection>(st->ioc, st->tls());
             auto params = make_open_params(*st, target, request.method, deadline);
             params.refuse_private_addresses = check_addresses;
-            auto opened = co_await asio::co_spawn(connection->executor(),
-                open_connection(connection, std::move(params)), asio::use_awaitable);
+            auto opened = co_await run_on(
+                connection->executor(), open_connection(connection, std::move(params)));
             if (opened.failure != outbound_failure::none) {
                 slot.release(nullptr, false);
                 report_attempt(
@@ -422,9 +423,8 @@ asio::awaitable<outbound_result> send_to(state_ptr st, outbound_request request,
                 co_return to_result(std::move(opened));
             }
         }
-        auto outcome = co_await asio::co_spawn(connection->executor(),
-            exchange(connection, make_exchange_params(*st, target, request, deadline)),
-            asio::use_awaitable);
+        auto outcome = co_await run_on(connection->executor(),
+            exchange(connection, make_exchange_params(*st, target, request, deadline)));
         slot.release(connection, outcome.reusable);
         connection.reset();
         bool const may_retry = outcome.failure != outbound_failure::none
@@ -567,8 +567,8 @@ asio::awaitable<outbound_result> https_client::send(outbound_request request)
     try {
         // A strand per call: the pool wakes waiters by posting to their executor, which is
         // only safe when that executor serialises the call (STYLE §3).
-        co_return co_await asio::co_spawn(asio::make_strand(st->ioc),
-            send_with_redirects(st, std::move(request), deadline), asio::use_awaitable);
+        co_return co_await run_on(
+            asio::make_strand(st->ioc), send_with_redirects(st, std::move(request), deadline));
     } catch (boost::system::system_error const& e) {
         // The caller's own coroutine throws operation_aborted when it was cancelled before
         // this co_await (throw_if_cancelled is its default); report it as a value.
