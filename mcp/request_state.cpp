@@ -144,9 +144,8 @@ protocol::rpc_result<json::object> request_state_signer::verify(
 
 std::shared_ptr<request_state_signer const> make_request_states(std::string const& shared_secret)
 {
-    auto const secret = shared_secret.empty() ? transport::random_bytes(32) : shared_secret;
     return std::make_shared<request_state_signer const>(
-        transport::derive_key(secret, "toolgate/request-state/v1"));
+        transport::key_for(shared_secret, "toolgate/request-state/v1"));
 }
 
 } // namespace toolgate::mcp

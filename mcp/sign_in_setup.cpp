@@ -21,9 +21,8 @@ std::chrono::milliseconds retry_wait_for(std::chrono::seconds call_timeout)
 
 std::unique_ptr<credentials::sign_in_links> links_for(std::string const& shared_secret)
 {
-    auto const secret = shared_secret.empty() ? transport::random_bytes(32) : shared_secret;
     return std::make_unique<credentials::sign_in_links>(
-        transport::derive_key(secret, "toolgate/sign-in-link/v1"));
+        transport::key_for(shared_secret, "toolgate/sign-in-link/v1"));
 }
 
 std::string without_trailing_slash(std::string url)

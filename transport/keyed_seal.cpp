@@ -79,6 +79,11 @@ std::string derive_key(std::string_view secret, std::string_view purpose)
     return hmac_sha256(secret, purpose);
 }
 
+std::string key_for(std::string const& shared_secret, std::string_view purpose)
+{
+    return shared_secret.empty() ? random_bytes(32) : derive_key(shared_secret, purpose);
+}
+
 std::string seal(std::string_view key, std::string_view plaintext, std::string_view context)
 {
     if (key.size() != 32) {

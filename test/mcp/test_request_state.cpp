@@ -83,6 +83,19 @@ TEST_CASE("request state: replicas sharing the secret accept each other's states
     CHECK_FALSE(lone->verify(state, { "T.X", args, "" }).has_value());
 }
 
+TEST_CASE("key_for: a shared secret derives the same key everywhere, none gives a random one",
+    "[mcp][mrtr]")
+{
+    auto const shared = transport::key_for("shared secret", "purpose");
+    CHECK(shared == transport::derive_key("shared secret", "purpose"));
+    CHECK(shared == transport::key_for("shared secret", "purpose"));
+    CHECK(shared != transport::key_for("shared secret", "another purpose"));
+    auto const lone = transport::key_for({}, "purpose");
+    CHECK(lone.size() == 32);
+    CHECK(lone != transport::key_for({}, "purpose"));
+    CHECK(lone != transport::derive_key({}, "purpose"));
+}
+
 TEST_CASE("sealed tokens open only under their key and context, unaltered", "[mcp][mrtr]")
 {
     auto const k1 = transport::derive_key("secret", "purpose one");
