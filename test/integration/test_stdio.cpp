@@ -705,3 +705,29 @@ TEST_CASE("stdio: --version and --help exit 0, a bad flag exits 2 with one line 
         CHECK_THAT(lines.back(), Catch::StartsWith("45 tools"));
     }
 }
+
+TEST_CASE("a --ca-file that cannot be loaded stops the start, naming the file (the TLS context "
+          "is otherwise made at the first connection)",
+    "[stdio]")
+{
+    auto const dir = std::filesystem::temp_directory_path()
+        / ("toolgate-ca-" + std::to_string(::getpid()) + "-" + std::to_string(std::rand()));
+    std::filesystem::create_directories(dir);
+    auto const garbage = (dir / "garbage.pem").string();
+    std::ofstream(garbage) << "not a certificate\n";
+    auto const missing = (dir / "missing.pem").string();
+    for (auto const& file : { missing, garbage }) {
+        for (std::string transport : { "stdio", "http" }) {
+            CAPTURE(file, transport);
+            std::vector<std::string> args { "--transport", transport, "--ca-file", file };
+            if (transport == "http") {
+                args.insert(args.end(), { "--host", "127.0.0.1", "--port", "0" });
+            }
+            child_process p(toolgate_bin, args);
+            REQUIRE(p.wait_exit(10s) == 2);
+            CHECK_THAT(p.stderr_text(), Catch::Contains("cannot load CA file " + file));
+            CHECK_FALSE(p.read_line(0ms).has_value()); // nothing on stdout
+        }
+    }
+    std::filesystem::remove_all(dir);
+}
