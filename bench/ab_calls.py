@@ -9,58 +9,42 @@ the binaries taking turns round by round (A B, then B A). Prints calls/s and ser
 Needs a build (bench_platform) and wrk, as `make bench` does; run it on a quiet machine.
 """
 import argparse
-import importlib.util
 import os
 import statistics
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location("bench_run", os.path.join(HERE, "run.py"))
-bench = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(bench)
+import run as bench  # bench/run.py: the platform, the processes, wrk
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--build-dir", default=os.path.join(HERE, "..", "build"))
+    ap.add_argument("--build-dir", default=os.path.join(bench.ROOT, "build"))
     ap.add_argument("--rounds", type=int, default=4)
     ap.add_argument("--seconds", type=int, default=6)
     ap.add_argument("binaries", nargs="+")
     o = ap.parse_args()
-    tmp = tempfile.mkdtemp(prefix="toolgate-ab-")
-    ca, cert, key = bench.make_pki(tmp)
-    big = os.path.join(tmp, "folder.json")
-    with open(big, "w") as f:
-        f.write(bench.folder_listing())
-    plat = bench.Process("platform", bench.pinned(bench.LOADGEN_CPU, [
-        os.path.join(o.build_dir, "bin", "bench_platform"), "--cert", cert, "--key", key,
-        "--big-body-file", big, "--big-prefix", bench.BIG_PREFIX]))
-    procs = [plat]
+    procs = []
     try:
-        base = f"https://127.0.0.1:{int(plat.proc.stdout.readline().decode().split('=')[1])}"
-        env = dict(os.environ, **{s: "bench-secret" for s in bench.SECRETS})
-        env["VECTORDB_SERVER_URL"] = base
-        flags = [f"--base-url={t}={base + bench.BIG_PREFIX.rstrip('/') if t == 'StoreApi' else base}"
-                 for t in bench.TOOLKITS] + ["--ca-file", ca, "--log-level", "warn", "--tool-mode", "full"]
+        platform = bench.Platform(o.build_dir, tempfile.mkdtemp(prefix="toolgate-ab-"), procs)
         servers = []
         for exe in o.binaries:
             port = bench.free_port()
             p = bench.Process(exe, bench.pinned(bench.SERVER_CPU, [
-                exe, "--transport", "http", "--port", str(port), "--threads", "1", *flags]), env=env)
+                exe, "--transport", "http", "--port", str(port), "--threads", "1",
+                *bench.toolgate_flags(platform)]), env=platform.env)
             procs.append(p)
             bench.wait_healthy(port, p)
             sid = bench.open_session(port)
             bench.call_once(port, "legacy", sid)
-            servers.append({"exe": exe, "port": port, "proc": p, "sid": sid,
-                            "session": [], "cpu": [], "stateless": []})
+            servers.append({"exe": exe, "url": f"http://127.0.0.1:{port}/mcp", "proc": p,
+                            "sid": sid, "session": [], "cpu": [], "stateless": []})
         for r in range(o.rounds):
             for s in (servers if r % 2 == 0 else list(reversed(servers))):
-                url = f"http://127.0.0.1:{s['port']}/mcp"
-                x = bench.run_wrk(url, "call", "legacy", s["sid"], 16, o.seconds, s["proc"].pid)
+                x = bench.run_wrk(s["url"], "call", "legacy", s["sid"], 16, o.seconds, s["proc"].pid)
                 s["session"].append(x["rps"])
                 s["cpu"].append(x["server_cpu_us_per_req"])
-                y = bench.run_wrk(url, "call", "modern", None, 16, o.seconds, s["proc"].pid)
+                y = bench.run_wrk(s["url"], "call", "modern", None, 16, o.seconds, s["proc"].pid)
                 s["stateless"].append(y["rps"])
         for s in servers:
             print(f"{s['exe']}: session c=16 {statistics.median(s['session']):,.0f} calls/s, "

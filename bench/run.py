@@ -249,6 +249,38 @@ def list_all(port, era, sid=None):
             return tools, pages, size
 
 
+# ---------------------------------------------------------------- the fake platform
+
+class Platform:
+    """bench_platform on the load core, with a CA of its own and the big folder answer under
+    BIG_PREFIX; `env` is what a server reaching it needs (the secrets, VectorDb's URL)."""
+
+    def __init__(self, build, tmp, procs):
+        self.ca, cert, key = make_pki(tmp)
+        big_body = os.path.join(tmp, "folder.json")
+        with open(big_body, "w") as f:
+            f.write(folder_listing())
+        self.big_answer_bytes = os.path.getsize(big_body)
+        self.proc = Process("platform", pinned(LOADGEN_CPU, [
+            os.path.join(build, "bin", "bench_platform"), "--cert", cert, "--key", key,
+            "--big-body-file", big_body, "--big-prefix", BIG_PREFIX]))
+        procs.append(self.proc)  # the caller stops it, even when the line below fails
+        port = int(self.proc.proc.stdout.readline().decode().strip().split("=")[1])
+        self.base = f"https://127.0.0.1:{port}"
+        self.env = dict(os.environ, **{s: "bench-secret" for s in SECRETS})
+        self.env["VECTORDB_SERVER_URL"] = self.base
+
+    def base_of(self, toolkit):
+        return self.base + BIG_PREFIX.rstrip("/") if toolkit == "StoreApi" else self.base
+
+
+def toolgate_flags(platform):
+    """toolgate's flags for the platform. --tool-mode full: the benchmark compares full
+    listings with the SDK server's."""
+    return [f"--base-url={t}={platform.base_of(t)}" for t in TOOLKITS] + [
+        "--ca-file", platform.ca, "--log-level", "warn", "--tool-mode", "full"]
+
+
 # ---------------------------------------------------------------- wrk
 
 def run_wrk(url, kind, era, sid, conns, duration, server_pid=None, accept_encoding=None,
@@ -466,29 +498,13 @@ def main():
     res = {"machine": info, "settings": {"duration_s": duration, "rounds": rounds,
                                          "tool": TOOL, "smoke": o.smoke}}
     try:
-        ca, cert, key = make_pki(tmp)
-        big_body = os.path.join(tmp, "folder.json")
-        with open(big_body, "w") as f:
-            f.write(folder_listing())
-        res["big_answer_bytes"] = os.path.getsize(big_body)
-        plat = Process("platform", pinned(LOADGEN_CPU, [platform_bin, "--cert", cert, "--key", key,
-                                                        "--big-body-file", big_body,
-                                                        "--big-prefix", BIG_PREFIX]))
-        procs.append(plat)
-        pport = int(plat.proc.stdout.readline().decode().strip().split("=")[1])
-        base = f"https://127.0.0.1:{pport}"
-        env = dict(os.environ, **{s: "bench-secret" for s in SECRETS})
-        env["VECTORDB_SERVER_URL"] = base
-        # --tool-mode full: the benchmark compares full listings with the SDK server's.
-        def base_of(t):
-            return base + BIG_PREFIX.rstrip("/") if t == "StoreApi" else base
-
-        tg_flags = [f"--base-url={t}={base_of(t)}" for t in TOOLKITS] + ["--ca-file", ca,
-                                                                  "--log-level", "warn",
-                                                                  "--tool-mode", "full"]
-        ts_flags = ["--catalogue", os.path.join(ROOT, "toolkits"), "--ca-file", ca]
+        platform = Platform(build, tmp, procs)
+        plat, base, env = platform.proc, platform.base, platform.env
+        res["big_answer_bytes"] = platform.big_answer_bytes
+        tg_flags = toolgate_flags(platform)
+        ts_flags = ["--catalogue", os.path.join(ROOT, "toolkits"), "--ca-file", platform.ca]
         for t in TOOLKITS:
-            ts_flags += ["--base-url", f"{t}={base_of(t)}"]
+            ts_flags += ["--base-url", f"{t}={platform.base_of(t)}"]
 
         servers = {}
 
