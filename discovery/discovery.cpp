@@ -19,8 +19,6 @@
 #include <algorithm>
 #include <optional>
 #include <set>
-#include <sys/resource.h>
-#include <unistd.h>
 
 namespace toolgate::discovery {
 namespace {
@@ -373,19 +371,6 @@ std::vector<search_entry> search_entries(std::span<const tool_descriptor> tools)
     return out;
 }
 
-namespace {
-
-/// Lowers the calling thread's scheduling priority (Linux keeps a nice value per thread). The
-/// index is built beside start-up (about 90M instructions, three times the rest of it): on
-/// one core, an equal share would delay the first answer, which needs no index, by as much.
-/// Nice 10 leaves it a tenth of a busy core, and all of an idle one.
-void yield_to_serving()
-{
-    ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), 10); // best effort
-}
-
-} // namespace
-
 discovery_provider::discovery_provider(
     tool_provider& inner, std::vector<search_entry> entries, toolkits::result_options results)
     : discovery_provider(
@@ -397,11 +382,7 @@ discovery_provider::discovery_provider(
     tool_provider& inner, search_texts texts, toolkits::result_options results)
     : inner_(inner)
     , inner_count_(inner.tools().size())
-    , index_(std::async(std::launch::async,
-          [texts = std::move(texts)]() {
-              yield_to_serving();
-              return std::make_shared<search_index const>(texts());
-          }).share())
+    , index_(std::make_unique<index_builder>(std::move(texts)))
     , results_(results)
 {
     tools_.assign(inner.tools().begin(), inner.tools().end());
@@ -436,7 +417,7 @@ bool discovery_provider::visible(std::size_t position, call_context const& conte
 std::vector<search_index::hit> discovery_provider::search(
     std::string_view query, std::function<bool(std::size_t)> const& keep, std::size_t limit) const
 {
-    return index_.get()->search(query, keep, limit);
+    return index_->index().search(query, keep, limit);
 }
 
 call_result discovery_provider::search_tools(
@@ -457,7 +438,7 @@ call_result discovery_provider::search_tools(
         }
         return wanted_kits.empty() || wanted_kits.contains(toolkit_of(tool));
     };
-    auto const hits = index_.get()->search(request->query, keep, request->limit);
+    auto const hits = index_->index().search(request->query, keep, request->limit);
     json::array found;
     for (auto const& h : hits) {
         found.push_back(listed_hit(tools_[h.position], context));

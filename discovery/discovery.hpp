@@ -5,13 +5,13 @@
 // by its own name too; which tools are *listed* is the server's choice (tool modes).
 #pragma once
 
+#include "discovery/index_builder.hpp"
 #include "discovery/search_index.hpp"
 #include "toolkits/catalogue_provider.hpp"
 #include "toolkits/result_options.hpp"
 #include "toolkits/tool_provider.hpp"
 
 #include <functional>
-#include <future>
 #include <memory>
 #include <string_view>
 #include <unordered_map>
@@ -33,10 +33,6 @@ inline constexpr std::string_view call_tool_name = "toolgate_call_tool";
 std::vector<search_entry> search_entries(catalogue_provider const& provider);
 /// Texts for tools known only by their descriptors (test providers): name, title, description.
 std::vector<search_entry> search_entries(std::span<const protocol::tool_descriptor> tools);
-
-/// Gathers the index's texts; called once, on the index's own thread, so that copying some
-/// megabytes of text stays off the start path too. What it reads must outlive the provider.
-using search_texts = std::function<std::vector<search_entry>()>;
 
 /// `inner`'s tools (same positions) followed by the three meta-tools. Calls to inner tools go
 /// to `inner` unchanged; the meta-tools are answered here, within the request's view.
@@ -77,9 +73,10 @@ private:
     std::size_t inner_count_;
     std::vector<protocol::tool_descriptor> tools_;
     std::unordered_map<std::string_view, std::size_t> by_name_; ///< both spellings
-    /// Built on a thread of its own at start-up (tens of milliseconds for the whole catalogue),
-    /// so the first listing does not wait for it; the first search does, if it comes that soon.
-    std::shared_future<std::shared_ptr<search_index const>> index_;
+    /// Built on a thread of its own that yields to the server (tens of milliseconds for the
+    /// whole catalogue), so the first listing does not wait for it; the first search does, if
+    /// it comes that soon.
+    std::unique_ptr<index_builder> index_;
     std::vector<std::string> toolkits_; ///< served toolkit names (the search filter's values)
     toolkits::result_options results_;
 };
