@@ -45,9 +45,8 @@ tool_descriptor meta_tool(std::string_view name, std::string title, std::string 
     tool_descriptor d;
     d.name = std::string(name);
     d.dotted_name = std::string(name);
-    d.title = std::move(title);
-    d.description = std::move(description);
-    d.input_schema = json::serialize(json::parse(schema)); // compact, and checked at start-up
+    // The schema: compact, and checked at start-up.
+    d.own_texts(std::move(title), std::move(description), json::serialize(json::parse(schema)));
     d.hints.read_only = read_only;
     d.hints.destructive = !read_only;
     d.hints.idempotent = read_only;
@@ -101,7 +100,8 @@ std::vector<tool_descriptor> meta_tools()
     for (auto const& reserved : reserved_arguments) {
         properties[reserved.call_tool_name] = json::parse(reserved.schema);
     }
-    call_tool.input_schema = json::serialize(schema);
+    call_tool.own_texts(
+        std::string(call_tool.title), std::string(call_tool.description), json::serialize(schema));
     return out;
 }
 
@@ -366,7 +366,8 @@ std::vector<search_entry> search_entries(std::span<const tool_descriptor> tools)
 {
     std::vector<search_entry> out;
     for (auto const& tool : tools) {
-        out.push_back({ tool.name, tool.title, tool.description, {}, toolkit_of(tool), {} });
+        out.push_back({ tool.name, std::string(tool.title), std::string(tool.description), {},
+            toolkit_of(tool), {} });
     }
     return out;
 }

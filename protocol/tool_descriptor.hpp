@@ -22,13 +22,36 @@ struct tool_hints {
 };
 
 /// One servable tool. Immutable after start-up.
+///
+/// The three texts are views, of the compiled-in catalogue (static storage) or of texts the
+/// descriptor owns (own_texts()), which its copies share. So neither building the
+/// catalogue's descriptors nor copying them copies text: the catalogue's descriptions and
+/// schemas are 1.3 MB, which start-up used to copy into the heap twice.
 struct tool_descriptor {
     std::string name; ///< wire name, `Toolkit_Tool`
     std::string dotted_name; ///< catalogue name, `Toolkit.Tool`
-    std::string title;
-    std::string description;
-    std::string input_schema; ///< serialised JSON Schema object (2020-12), compact
+    std::string_view title;
+    std::string_view description;
+    std::string_view input_schema; ///< serialised JSON Schema object (2020-12), compact
     tool_hints hints;
+    /// Keeps the texts of own_texts() alive; empty when they are the catalogue's.
+    std::shared_ptr<void const> text_storage;
+
+    /// Texts made at run time (meta-tools, tests): the descriptor and its copies own them.
+    void own_texts(std::string title_text, std::string description_text, std::string schema)
+    {
+        struct texts {
+            std::string title;
+            std::string description;
+            std::string input_schema;
+        };
+        auto owned = std::make_shared<texts const>(
+            texts { std::move(title_text), std::move(description_text), std::move(schema) });
+        title = owned->title;
+        description = owned->description;
+        input_schema = owned->input_schema;
+        text_storage = std::move(owned);
+    }
 };
 
 /// One content block of a tool result.

@@ -43,9 +43,7 @@ public:
             protocol::tool_descriptor d;
             d.name = std::string("Fuzz_") + name;
             d.dotted_name = std::string("Fuzz.") + name;
-            d.title = name;
-            d.description = "fuzz tool";
-            d.input_schema = R"({"type":"object"})";
+            d.own_texts(name, "fuzz tool", R"({"type":"object"})");
             tools_.push_back(std::move(d));
         }
     }

@@ -23,9 +23,7 @@ protocol::tool_descriptor make_tool(std::string toolkit, std::string tool, std::
     protocol::tool_descriptor d;
     d.name = toolkit + "_" + tool;
     d.dotted_name = toolkit + "." + tool;
-    d.title = toolkit + " " + tool;
-    d.description = "Does " + tool + ".";
-    d.input_schema = std::move(schema);
+    d.own_texts(toolkit + " " + tool, "Does " + tool + ".", std::move(schema));
     d.hints.read_only = tool.starts_with("Get");
     return d;
 }

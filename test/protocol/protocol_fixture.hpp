@@ -21,9 +21,8 @@ inline protocol::tool_descriptor make_tool(std::string toolkit, std::string tool
     protocol::tool_descriptor d;
     d.name = toolkit + "_" + tool;
     d.dotted_name = toolkit + "." + tool;
-    d.title = toolkit + " " + tool;
-    d.description = "Does " + tool + " on " + toolkit + ".";
-    d.input_schema = R"({"type":"object","properties":{"id":{"type":"string"}}})";
+    d.own_texts(toolkit + " " + tool, "Does " + tool + " on " + toolkit + ".",
+        R"({"type":"object","properties":{"id":{"type":"string"}}})");
     d.hints.read_only = tool.starts_with("Get");
     return d;
 }

@@ -154,7 +154,7 @@ TEST_CASE("tools carry description, the schema as written and annotations", "[pr
     auto tools = sample_tools();
     tool_pages pages(tools, tool_naming::wire, 0, sample_identity());
     auto text = std::string(pages.page("", list_variant::legacy).value());
-    CHECK_THAT(text, Catch::Contains(tools.front().input_schema)); // IS6: as written
+    CHECK_THAT(text, Catch::Contains(std::string(tools.front().input_schema))); // IS6: as written
     auto const doc = json::parse(text);
     auto const& first = doc.at("tools").at(0).as_object();
     CHECK(first.at("description") == "Does GetOrder on StoreApi.");

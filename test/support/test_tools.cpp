@@ -31,9 +31,7 @@ tool_descriptor make(std::string name, std::string schema, bool read_only)
     tool_descriptor d;
     d.name = "Test_" + name;
     d.dotted_name = "Test." + name;
-    d.title = "Test " + name;
-    d.description = "Test-only tool " + name + ".";
-    d.input_schema = std::move(schema);
+    d.own_texts("Test " + name, "Test-only tool " + name + ".", std::move(schema));
     d.hints.read_only = read_only;
     return d;
 }
