@@ -23,8 +23,7 @@ def main():
     times = {b: [] for b in o.binaries}
     for _ in range(o.runs):
         for b in o.binaries:
-            times[b] += bench.cold_start(bench.pinned(bench.SERVER_CPU, [b, *flags]),
-                                         dict(os.environ), 1)
+            times[b] += bench.cold_start(bench.SERVER_CPU, [b, *flags], dict(os.environ), 1)
     for b, t in times.items():
         print(f"{b}: median {statistics.median(t):.1f} ms, "
               f"p25 {statistics.quantiles(t, n=4)[0]:.1f}, min {min(t):.1f} ({len(t)} spawns)")
