@@ -8,6 +8,7 @@ core, the binaries taking turns spawn by spawn.
 import argparse
 import os
 import statistics
+import sys
 
 import run as bench  # bench/run.py
 
@@ -17,9 +18,11 @@ def main():
     ap.add_argument("--runs", type=int, default=30)
     ap.add_argument("--full", action="store_true", help="--tool-mode full")
     ap.add_argument("binaries", nargs="+")
-    o, extra = ap.parse_known_args()
-    flags = ["--transport", "stdio"] + (["--tool-mode", "full"] if o.full else []) + \
-        [f for f in extra if f != "--"]
+    # The server's own flags follow "--": argparse would take them for binaries.
+    argv = sys.argv[1:]
+    extra = argv[argv.index("--") + 1:] if "--" in argv else []
+    o = ap.parse_args(argv[:len(argv) - len(extra) - (1 if extra or "--" in argv else 0)])
+    flags = ["--transport", "stdio"] + (["--tool-mode", "full"] if o.full else []) + extra
     times = {b: [] for b in o.binaries}
     for _ in range(o.runs):
         for b in o.binaries:
