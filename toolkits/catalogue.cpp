@@ -2,6 +2,7 @@
 #include "toolkits/catalogue.hpp"
 
 #include "common/tool_names.hpp"
+#include "toolkits/stored_catalogue.hpp"
 
 #include <algorithm>
 #include <array>
@@ -11,13 +12,13 @@ namespace toolgate::toolkits {
 // One TOOLGATE_TOOLKIT(<symbol>) per toolkit, written by toolkits/CMakeLists.txt from
 // TOOLGATE_TOOLKIT_NAMES; each symbol is defined in
 // ${build}/toolkits/generated/<Toolkit>_catalogue.cpp.
-#define TOOLGATE_TOOLKIT(symbol) extern const toolkit_spec symbol;
+#define TOOLGATE_TOOLKIT(symbol) extern const stored::toolkit symbol;
 #include "toolkit_list.inc"
 #undef TOOLGATE_TOOLKIT
 
 namespace {
 
-const std::array toolkits {
+const std::array stored_toolkits {
 #define TOOLGATE_TOOLKIT(symbol) &(symbol),
 #include "toolkit_list.inc"
 #undef TOOLGATE_TOOLKIT
@@ -27,11 +28,14 @@ const std::array toolkits {
 
 std::span<toolkit_spec const* const> all_toolkits()
 {
+    // Expanded at the first use, from any thread (stored_catalogue.hpp says why).
+    static std::vector<toolkit_spec const*> const toolkits = expand(stored_toolkits);
     return toolkits;
 }
 
 toolkit_spec const* find_toolkit(std::string_view name)
 {
+    auto const toolkits = all_toolkits();
     auto it = std::find_if(
         toolkits.begin(), toolkits.end(), [&](toolkit_spec const* t) { return t->name == name; });
     return it == toolkits.end() ? nullptr : *it;
@@ -62,7 +66,7 @@ std::optional<tool_ref> find_tool(std::string_view qualified_name)
 std::size_t tool_count()
 {
     std::size_t n = 0;
-    for (auto const* kit : toolkits) {
+    for (auto const* kit : all_toolkits()) {
         n += kit->tools.size();
     }
     return n;

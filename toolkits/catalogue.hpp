@@ -1,5 +1,6 @@
 // The compiled-in catalogue: the eight toolkits and lookups by toolkit and tool name.
-// Everything returned points into static storage and lives as long as the program.
+// Everything returned lives as long as the program (the expanded stored catalogue, see
+// toolkits/stored_catalogue.hpp).
 #pragma once
 
 #include "toolkits/tool_spec.hpp"

@@ -1,5 +1,6 @@
-// The catalogue model: plain constexpr-friendly structs that the generated catalogue files
-// fill. Everything is a view into static storage; nothing here allocates.
+// The catalogue model: plain structs, which toolkits/stored_catalogue.cpp fills from the
+// generated files once. Everything is a view into storage that lives as long as the program
+// (the binary's text blocks, the expanded arrays); nothing here allocates.
 #pragma once
 
 #include <cstdint>

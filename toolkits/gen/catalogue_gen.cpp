@@ -1,8 +1,9 @@
 // catalogue_gen: reads one toolkit's catalogue.json (facts) and descriptions.json (words),
 // checks both and each against the other, merges them, and writes the C++ data file the server
-// compiles (constexpr arrays of the tool_spec.hpp structs, schemas as string literals, one
-// `extern const toolkit_spec <toolkit>_toolkit`). Output is sorted and byte-stable. Usage: see
-// main(); the catalogues of every toolkit come last, to check references between tools.
+// compiles: the toolkit in its stored form (toolkits/stored_catalogue.hpp: one text block,
+// pointer-free rows, one `extern const stored::toolkit <toolkit>_toolkit`). Output is sorted
+// and byte-stable. Usage: see main(); the catalogues of every toolkit come last, to check
+// references between tools.
 #include "toolkits/gen/catalogue_model.hpp"
 #include "toolkits/gen/text_check.hpp"
 
@@ -14,6 +15,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <vector>
 
@@ -22,10 +24,8 @@ using namespace toolgate::catalogue_gen;
 
 namespace {
 
-/// A C++ `std::string_view` literal for any bytes (UTF-8 passes through; controls become octal
-/// escapes). The `sv` suffix hands the compiler the length: a plain literal converted to
-/// string_view in a constexpr table is measured character by character at compile time, and
-/// clang's constexpr step limit (-fconstexpr-steps) gives up on a toolkit's worth of schemas.
+/// A C++ string literal for any bytes (UTF-8 passes through; controls become three-digit octal
+/// escapes, so that a digit after one is not taken into it).
 std::string literal(std::string_view s)
 {
     std::string out = "\"";
@@ -41,7 +41,7 @@ std::string literal(std::string_view s)
             out += static_cast<char>(c);
         }
     }
-    return out + "\"sv";
+    return out + "\"";
 }
 
 /// StoreApi -> store_api, VectorDbApi -> vector_db_api.
@@ -61,25 +61,70 @@ std::string snake(std::string_view name)
     return out;
 }
 
-std::string str_field(json::object const& o, std::string_view key)
+std::string_view string_member(json::object const& o, std::string_view key)
 {
     auto const* v = o.if_contains(key);
-    return literal(v && v->is_string() ? std::string_view(v->as_string()) : std::string_view {});
+    return v && v->is_string() ? std::string_view(v->as_string()) : std::string_view {};
 }
 
-/// Emits `constexpr std::string_view <id>[] = {...};` and returns <id>, or "" when empty.
-std::string string_array(std::ostream& os, std::string const& id, json::value const* values)
-{
-    if (!values || !values->is_array() || values->as_array().empty()) {
-        return "";
+/// The toolkit's stored catalogue (toolkits/stored_catalogue.hpp) while it is written: one
+/// text block, in which each distinct string is kept once, and the rows of each array, as C++
+/// initializers.
+class stored_kit {
+public:
+    /// `{offset, size}` of `s` in the text block.
+    std::string text(std::string_view s)
+    {
+        if (s.empty()) {
+            return "{}";
+        }
+        auto it = offsets_.find(s);
+        if (it == offsets_.end()) {
+            it = offsets_.emplace(std::string(s), size_).first;
+            pieces_.emplace_back(s);
+            size_ += s.size();
+        }
+        return "{" + std::to_string(it->second) + ", " + std::to_string(s.size()) + "}";
     }
-    os << "constexpr std::string_view " << id << "[] = {";
-    for (auto const& v : values->as_array()) {
-        os << literal(v.as_string()) << ", ";
+    std::string text_of(json::object const& o, std::string_view key)
+    {
+        return text(string_member(o, key));
     }
-    os << "};\n";
-    return id;
-}
+    /// The strings of a JSON array, as a range of the toolkit's strings.
+    std::string strings(json::value const* values)
+    {
+        if (!values || !values->is_array() || values->as_array().empty()) {
+            return "{}";
+        }
+        auto const first = string_rows.size();
+        for (auto const& v : values->as_array()) {
+            string_rows.push_back("    " + text(v.as_string()) + ",\n");
+        }
+        return range(first, string_rows.size());
+    }
+    static std::string range(std::size_t first, std::size_t end)
+    {
+        return end == first
+            ? "{}"
+            : "{" + std::to_string(first) + ", " + std::to_string(end - first) + "}";
+    }
+
+    /// The block's strings in order, each whole.
+    std::vector<std::string> const& pieces() const { return pieces_; }
+
+    std::vector<std::string> string_rows;
+    std::vector<std::string> params;
+    std::vector<std::string> headers;
+    std::vector<std::string> styles;
+    std::vector<std::string> pagings;
+    std::vector<std::string> tools;
+    std::vector<std::string> transmission;
+
+private:
+    std::vector<std::string> pieces_;
+    std::size_t size_ = 0;
+    std::map<std::string, std::size_t, std::less<>> offsets_;
+};
 
 /// The four limit members, in declaration order (designated initializers demand it).
 std::string limit_fields(json::object const& p)
@@ -108,20 +153,18 @@ std::string enum_value(std::string_view prefix, std::string_view value)
     return std::string(prefix) + std::string(value.empty() ? "none" : value);
 }
 
-void emit_params(std::ostream& os, std::string const& id, json::array const& params)
+/// Adds a tool's parameters to the toolkit's and returns their range.
+std::string add_params(stored_kit& kit, json::array const& params)
 {
-    std::vector<std::string> enums;
-    for (std::size_t i = 0; i < params.size(); ++i) {
-        enums.push_back(string_array(
-            os, id + "_e" + std::to_string(i), params[i].as_object().if_contains("enum")));
-    }
-    os << "constexpr param_spec " << id << "[] = {\n";
-    for (std::size_t i = 0; i < params.size(); ++i) {
-        auto const& p = params[i].as_object();
+    auto const first = kit.params.size();
+    for (auto const& row : params) {
+        auto const& p = row.as_object();
         auto type = get_string(p, "type", "param");
-        os << "    {.name = " << str_field(p, "name")
-           << ", .wire_name = " << str_field(p, "wire_name")
-           << ", .description = " << str_field(p, "description") << ", .type = json_type::" << type;
+        std::ostringstream os;
+        os << "    {.name = " << kit.text_of(p, "name")
+           << ", .wire_name = " << kit.text_of(p, "wire_name")
+           << ", .description = " << kit.text_of(p, "description")
+           << ", .type = json_type::" << type;
         if (type == "array") {
             os << ", .item_type = json_type::" << get_string(p, "item_type", "param");
         }
@@ -130,8 +173,8 @@ void emit_params(std::ostream& os, std::string const& id, json::array const& par
            << ", .required = " << (get_bool(p, "required") ? "true" : "false")
            << ", .required_when_executing = "
            << (get_bool(p, "required_when_executing") ? "true" : "false");
-        if (!enums[i].empty()) {
-            os << ", .enum_values = " << enums[i];
+        if (auto const* e = p.if_contains("enum"); e && e->is_array() && !e->as_array().empty()) {
+            os << ", .enum_values = " << kit.strings(e);
         }
         os << limit_fields(p);
         if (auto const* v = p.if_contains("max_length"); v && v->is_number()) {
@@ -142,35 +185,34 @@ void emit_params(std::ostream& os, std::string const& id, json::array const& par
             os << ", .min_length = " << v->to_number<unsigned>();
         }
         if (auto const* s = p.if_contains("schema"); s && s->is_object()) {
-            os << ", .schema = " << literal(json::serialize(*s));
+            os << ", .schema = " << kit.text(json::serialize(*s));
         }
         os << "},\n";
+        kit.params.push_back(os.str());
     }
-    os << "};\n";
+    return stored_kit::range(first, kit.params.size());
 }
 
-std::string emit_headers(std::ostream& os, std::string const& id, json::object const& headers)
+std::string add_headers(stored_kit& kit, json::object const& headers)
 {
-    if (headers.empty()) {
-        return "";
-    }
-    os << "constexpr header_spec " << id << "[] = {";
+    auto const first = kit.headers.size();
     for (auto const& [k, v] : headers) {
-        os << "{" << literal(k) << ", " << literal(v.as_string()) << "}, ";
+        kit.headers.push_back(
+            "    {" + kit.text(k) + ", " + kit.text(std::string_view(v.as_string())) + "},\n");
     }
-    os << "};\n";
-    return id;
+    return stored_kit::range(first, kit.headers.size());
 }
 
-/// Emits a list tool's paging descriptor (`paging` with `styles`) and returns its id, or "".
-std::string emit_paging(std::ostream& os, std::string const& id, json::object const& tool)
+/// Adds a list tool's paging descriptor (`paging` with `styles`) and returns its position, or
+/// "" for a tool that does not page.
+std::string add_paging(stored_kit& kit, json::object const& tool)
 {
     auto const* paging = tool.if_contains("paging");
     if (!paging || !paging->as_object().contains("styles")) {
         return "";
     }
     auto const& p = paging->as_object();
-    os << "constexpr paging_style " << id << "_ps[] = {\n";
+    auto const first_style = kit.styles.size();
     for (auto const& sv : p.at("styles").as_array()) {
         auto const& style = sv.as_object();
         auto const kind = get_string(style, "kind", "paging");
@@ -180,23 +222,23 @@ std::string emit_paging(std::ostream& os, std::string const& id, json::object co
             with_param = with->as_object().begin()->key();
             with_value = json::serialize(with->as_object().begin()->value());
         }
-        auto const answer = kind == "cursor"
-            ? str_field(style, "next")
-            : (kind == "key" ? str_field(style, "field") : "\"\"sv");
-        os << "    {.kind = paging_kind::" << kind << ", .param = " << str_field(style, "param")
-           << ", .answer = " << answer << ", .with_param = " << literal(with_param)
-           << ", .with_value = " << literal(with_value);
+        auto const answer = kind == "cursor" ? kit.text_of(style, "next")
+                                             : (kind == "key" ? kit.text_of(style, "field") : "{}");
+        std::ostringstream os;
+        os << "    {.kind = paging_kind::" << kind << ", .param = " << kit.text_of(style, "param")
+           << ", .answer = " << answer << ", .with_param = " << kit.text(with_param)
+           << ", .with_value = " << kit.text(with_value);
         if (auto const* first = style.if_contains("first"); first && first->is_number()) {
             os << ", .first = " << first->to_number<std::int64_t>();
         }
         os << "},\n";
+        kit.styles.push_back(os.str());
     }
-    os << "};\n";
-    os << "constexpr paging_spec " << id << "_pg = {.items = " << str_field(p, "items")
-       << ", .total = " << str_field(p, "total");
+    std::ostringstream os;
+    os << "    {.items = " << kit.text_of(p, "items") << ", .total = " << kit.text_of(p, "total");
     if (auto const* size = p.if_contains("size"); size && size->is_object()) {
         auto const& sz = size->as_object();
-        os << ", .size_param = " << str_field(sz, "param"); // "" : a fixed page size
+        os << ", .size_param = " << kit.text_of(sz, "param"); // "" : a fixed page size
         for (auto key : { "default", "max" }) {
             if (auto const* v = sz.if_contains(key); v && v->is_number()) {
                 os << (std::string_view(key) == "default" ? ", .default_size = " : ", .max_size = ")
@@ -204,65 +246,42 @@ std::string emit_paging(std::ostream& os, std::string const& id, json::object co
             }
         }
     }
-    os << ", .styles = " << id << "_ps};\n";
-    return id + "_pg";
+    os << ", .styles = " << stored_kit::range(first_style, kit.styles.size()) << "},\n";
+    kit.pagings.push_back(os.str());
+    return std::to_string(kit.pagings.size() - 1);
 }
 
-void emit_tool(std::ostream& os, std::size_t index, json::object const& tool,
-    std::vector<std::string>& entries)
+void add_tool(stored_kit& kit, json::object const& tool)
 {
-    std::string id = "t";
-    id += std::to_string(index);
-    auto const& params = tool.at("params").as_array();
-    if (!params.empty()) {
-        emit_params(os, id + "_p", params);
-    }
+    auto const params = add_params(kit, tool.at("params").as_array());
     auto const& http = tool.at("http").as_object();
-    auto headers = emit_headers(os, id + "_h", http.at("headers").as_object());
-    auto secrets = string_array(os, id + "_s", tool.if_contains("secrets"));
-    auto paging = emit_paging(os, id, tool);
+    auto const headers = add_headers(kit, http.at("headers").as_object());
+    auto const secrets = kit.strings(tool.if_contains("secrets"));
+    auto const paging = add_paging(kit, tool);
     auto const& hints = tool.at("hints").as_object();
     auto const* body_schema = tool.if_contains("request_body_schema");
     std::ostringstream e;
-    e << "    {.name = " << str_field(tool, "name") << ", .title = " << str_field(tool, "title")
-      << ",\n     .description = " << str_field(tool, "description")
-      << ", .operation_id = " << str_field(tool, "operation_id")
-      << ",\n     .http = {.method = " << str_field(http, "method")
-      << ", .url = " << str_field(http, "url");
-    if (!headers.empty()) {
-        e << ", .headers = " << headers;
-    }
-    e << ", .body_content_type = " << str_field(http, "body_content_type") << "}";
-    if (!params.empty()) {
-        e << ", .params = " << id << "_p";
-    }
-    e << ", .m_tool = " << (get_bool(tool, "m_tool") ? "true" : "false");
+    e << "    {.name = " << kit.text_of(tool, "name") << ", .title = " << kit.text_of(tool, "title")
+      << ",\n     .description = " << kit.text_of(tool, "description")
+      << ", .operation_id = " << kit.text_of(tool, "operation_id")
+      << ",\n     .method = " << kit.text_of(http, "method")
+      << ", .url = " << kit.text_of(http, "url") << ", .headers = " << headers
+      << ", .body_content_type = " << kit.text_of(http, "body_content_type")
+      << ", .params = " << params
+      << ", .m_tool = " << (get_bool(tool, "m_tool") ? "true" : "false");
     if (body_schema && body_schema->is_object()) {
-        e << ",\n     .request_body_schema = " << literal(json::serialize(*body_schema));
+        e << ",\n     .request_body_schema = " << kit.text(json::serialize(*body_schema));
     }
-    e << ",\n     .input_schema = " << literal(json::serialize(build_input_schema(tool)))
+    e << ",\n     .input_schema = " << kit.text(json::serialize(build_input_schema(tool)))
       << ",\n     .read_only = " << (get_bool(hints, "read_only") ? "true" : "false")
       << ", .destructive = " << (get_bool(hints, "destructive") ? "true" : "false")
-      << ", .idempotent = " << (get_bool(hints, "idempotent") ? "true" : "false");
-    if (!secrets.empty()) {
-        e << ", .secrets = " << secrets;
-    }
+      << ", .idempotent = " << (get_bool(hints, "idempotent") ? "true" : "false")
+      << ", .secrets = " << secrets;
     if (!paging.empty()) {
-        e << ", .paging = &" << paging;
+        e << ", .paging = " << paging;
     }
     e << "},\n";
-    entries.push_back(e.str());
-}
-
-void emit_transmission(std::ostream& os, json::array const& items)
-{
-    os << "constexpr secret_transmission kit_transmission[] = {\n";
-    for (auto const& v : items) {
-        auto const& t = v.as_object();
-        os << "    {" << str_field(t, "secret") << ", " << str_field(t, "in") << ", "
-           << str_field(t, "name") << ", " << str_field(t, "format") << "},\n";
-    }
-    os << "};\n";
+    kit.tools.push_back(e.str());
 }
 
 std::string join_strings(json::array const& a, std::string_view sep)
@@ -278,14 +297,36 @@ std::string join_strings(json::array const& a, std::string_view sep)
     return out;
 }
 
+/// `constexpr stored::<type> <id>[] = {...};` when there are rows; returns the span's
+/// initializer ("{}" for none: C++ has no empty arrays).
+std::string emit_array(std::ostream& os, std::string_view type, std::string_view id,
+    std::vector<std::string> const& rows)
+{
+    if (rows.empty()) {
+        return "{}";
+    }
+    os << "constexpr stored::" << type << " " << id << "[] = {\n";
+    for (auto const& row : rows) {
+        os << row;
+    }
+    os << "};\n";
+    return std::string(id);
+}
+
+/// The text block as adjacent literals, one string of it a line (never a UTF-8 sequence cut
+/// in two), so that the file stays readable and its diffs small.
+void emit_block(std::ostream& os, std::vector<std::string> const& pieces)
+{
+    os << "constexpr char kit_texts[] =\n";
+    for (auto const& piece : pieces) {
+        os << "    " << literal(piece) << "\n";
+    }
+    os << "    \"\";\n";
+}
+
 void emit(std::ostream& os, json::object const& cat, std::string const& folder)
 {
-    auto kit = std::string(get_string(cat, "toolkit", "catalogue"));
-    os << "// Generated by toolkits/gen/catalogue_gen from " << folder << "/catalogue.json and "
-       << folder << "/descriptions.json. Do not edit.\n"
-       << "#include \"toolkits/tool_spec.hpp\"\n\n#include <string_view>\n\n"
-       << "namespace toolgate::toolkits {\nnamespace {\n\nusing namespace "
-          "std::string_view_literals;\n\n";
+    auto kit_name = std::string(get_string(cat, "toolkit", "catalogue"));
     std::vector<json::object const*> tools;
     for (auto const& t : cat.at("tools").as_array()) {
         tools.push_back(&t.as_object());
@@ -293,33 +334,48 @@ void emit(std::ostream& os, json::object const& cat, std::string const& folder)
     std::sort(tools.begin(), tools.end(), [](auto const* a, auto const* b) {
         return a->at("name").as_string() < b->at("name").as_string();
     });
-    std::vector<std::string> entries;
-    for (std::size_t i = 0; i < tools.size(); ++i) {
-        emit_tool(os, i, *tools[i], entries);
+    stored_kit kit;
+    for (auto const* tool : tools) {
+        add_tool(kit, *tool);
     }
-    os << "\nconstexpr tool_spec kit_tools[] = {\n";
-    for (auto const& e : entries) {
-        os << e;
-    }
-    os << "};\n";
     auto const& auth = cat.at("auth").as_object();
-    auto scopes = string_array(os, "kit_scopes", auth.if_contains("scopes"));
-    auto secrets = string_array(os, "kit_secrets", auth.if_contains("secrets"));
-    auto bases = string_array(os, "kit_base_urls", cat.if_contains("base_urls"));
-    emit_transmission(os, auth.at("transmission").as_array());
-    os << "\n} // namespace\n\nextern const toolkit_spec " << snake(kit) << "_toolkit = {\n"
-       << "    .name = " << literal(kit) << ", .version = " << str_field(cat, "version")
-       << ", .platform = " << str_field(cat, "platform") << ",\n    .capabilities = "
-       << literal(join_strings(cat.at("capabilities").as_array(), "; "))
-       << ",\n    .auth_kind = " << str_field(auth, "kind");
-    if (!scopes.empty()) {
-        os << ", .scopes = " << scopes;
+    auto const scopes = kit.strings(auth.if_contains("scopes"));
+    auto const secrets = kit.strings(auth.if_contains("secrets"));
+    auto const bases = kit.strings(cat.if_contains("base_urls"));
+    for (auto const& v : auth.at("transmission").as_array()) {
+        auto const& t = v.as_object();
+        kit.transmission.push_back("    {" + kit.text_of(t, "secret") + ", " + kit.text_of(t, "in")
+            + ", " + kit.text_of(t, "name") + ", " + kit.text_of(t, "format") + "},\n");
     }
-    if (!secrets.empty()) {
-        os << ", .secrets = " << secrets;
-    }
-    os << ", .transmission = kit_transmission, .base_urls = " << bases
-       << ", .tools = kit_tools,\n};\n\n} // namespace toolgate::toolkits\n";
+    auto const name = kit.text(kit_name);
+    auto const version = kit.text_of(cat, "version");
+    auto const platform = kit.text_of(cat, "platform");
+    auto const capabilities = kit.text(join_strings(cat.at("capabilities").as_array(), "; "));
+    auto const auth_kind = kit.text_of(auth, "kind");
+
+    os << "// Generated by toolkits/gen/catalogue_gen from " << folder << "/catalogue.json and "
+       << folder << "/descriptions.json. Do not edit.\n"
+       << "// The stored form of toolkits/stored_catalogue.hpp: texts are {offset, size} in\n"
+       << "// kit_texts, lists are {first, count} in the arrays below.\n"
+       << "#include \"toolkits/stored_catalogue.hpp\"\n\n"
+       << "namespace toolgate::toolkits {\nnamespace {\n\n";
+    emit_block(os, kit.pieces());
+    auto const strings = emit_array(os, "text", "kit_strings", kit.string_rows);
+    auto const params = emit_array(os, "param", "kit_params", kit.params);
+    auto const headers = emit_array(os, "header", "kit_headers", kit.headers);
+    auto const styles = emit_array(os, "style", "kit_styles", kit.styles);
+    auto const pagings = emit_array(os, "paging", "kit_pagings", kit.pagings);
+    auto const tool_rows = emit_array(os, "tool", "kit_tools", kit.tools);
+    auto const transmission
+        = emit_array(os, "secret_transmission", "kit_transmission", kit.transmission);
+    os << "\n} // namespace\n\nextern const stored::toolkit " << snake(kit_name) << "_toolkit = {\n"
+       << "    .texts = kit_texts, .texts_size = sizeof kit_texts - 1, .name = " << name
+       << ", .version = " << version << ", .platform = " << platform
+       << ",\n    .capabilities = " << capabilities << ", .auth_kind = " << auth_kind
+       << ", .scopes = " << scopes << ", .secrets = " << secrets << ", .base_urls = " << bases
+       << ",\n    .strings = " << strings << ", .params = " << params << ", .headers = " << headers
+       << ", .styles = " << styles << ", .pagings = " << pagings << ",\n    .tools = " << tool_rows
+       << ", .transmission = " << transmission << ",\n};\n\n} // namespace toolgate::toolkits\n";
 }
 
 /// A JSON file, parsed; throws catalogue_error when it cannot be read.
