@@ -4,7 +4,10 @@ pass"): one fake platform, each server pinned to the server core, wrk at c=16 on
 the binaries taking turns round by round (A B, then B A). Prints calls/s and server CPU per call
 (medians), for a 2025-11-25 session and for stateless 2026-07-28 calls.
 
-    python3 bench/ab_calls.py [--build-dir build] [--rounds 4] [--seconds 6] BINARY BINARY...
+    python3 bench/ab_calls.py [--build-dir build] [--rounds 4] [--seconds 6] [--listings]
+                              BINARY BINARY...
+
+--listings adds the full tools/list at c=4 (make bench's listing row) to each round.
 
 Needs a build (bench_platform) and wrk, as `make bench` does; run it on a quiet machine.
 """
@@ -22,6 +25,7 @@ def main():
     ap.add_argument("--build-dir", default=os.path.join(bench.ROOT, "build"))
     ap.add_argument("--rounds", type=int, default=4)
     ap.add_argument("--seconds", type=int, default=6)
+    ap.add_argument("--listings", action="store_true", help="also the full tools/list, c=4")
     ap.add_argument("binaries", nargs="+")
     o = ap.parse_args()
     procs = []
@@ -38,7 +42,8 @@ def main():
             sid = bench.open_session(port)
             bench.call_once(port, "legacy", sid)
             servers.append({"exe": exe, "url": f"http://127.0.0.1:{port}/mcp", "proc": p,
-                            "sid": sid, "session": [], "cpu": [], "stateless": []})
+                            "sid": sid, "session": [], "cpu": [], "stateless": [],
+                            "listings": []})
         for r in range(o.rounds):
             for s in (servers if r % 2 == 0 else list(reversed(servers))):
                 x = bench.run_wrk(s["url"], "call", "legacy", s["sid"], 16, o.seconds, s["proc"].pid)
@@ -46,11 +51,17 @@ def main():
                 s["cpu"].append(x["server_cpu_us_per_req"])
                 y = bench.run_wrk(s["url"], "call", "modern", None, 16, o.seconds, s["proc"].pid)
                 s["stateless"].append(y["rps"])
+                if o.listings:
+                    z = bench.run_wrk(s["url"], "list", "legacy", s["sid"], 4, o.seconds,
+                                      s["proc"].pid)
+                    s["listings"].append(z["rps"])
         for s in servers:
             print(f"{s['exe']}: session c=16 {statistics.median(s['session']):,.0f} calls/s, "
                   f"{statistics.median(s['cpu']):.0f} us CPU/call; stateless c=16 "
                   f"{statistics.median(s['stateless']):,.0f} calls/s "
-                  f"(rounds: {[round(v) for v in s['session']]} / {[round(v) for v in s['stateless']]})")
+                  f"(rounds: {[round(v) for v in s['session']]} / {[round(v) for v in s['stateless']]})"
+                  + (f"; full listings c=4 {statistics.median(s['listings']):,.0f}/s "
+                     f"(rounds: {[round(v) for v in s['listings']]})" if s["listings"] else ""))
     finally:
         for p in reversed(procs):
             p.stop()
