@@ -7,6 +7,7 @@
 #include "transport/cancellation.hpp"
 #include "transport/connection_pool.hpp"
 #include "transport/outbound_policy.hpp"
+#include "transport/pem_certificates.hpp"
 #include "transport/proxy_config.hpp"
 #include "transport/run_on.hpp"
 #include "transport/tls_context.hpp"
@@ -39,8 +40,14 @@ struct https_client::state {
         , options(std::move(o))
         , pool(options.max_connections_per_host, options.idle_timeout)
     {
+        // A CA file that cannot be read stops the start, not the first call. OpenSSL parses
+        // it with the context, at the first connection: here only its framing is checked
+        // (transport/pem_certificates.hpp says why).
         if (!options.ca_file.empty()) {
-            tls(); // a CA file that cannot be read stops the start, not the first call
+            if (auto checked = check_pem_certificates(options.ca_file); !checked) {
+                throw std::runtime_error(
+                    "cannot load CA file " + options.ca_file + ": " + checked.error().message);
+            }
         }
         if (options.proxy_from_environment) {
             if (options.https_proxy.empty()) {
@@ -62,7 +69,7 @@ struct https_client::state {
 
     /// The TLS context, made at the first connection: OpenSSL's set-up of a context is a
     /// quarter of the instructions before the first answer, and a session that only lists
-    /// tools never needs it.
+    /// tools never needs it. Throws when the CA file is refused (then at every connection).
     std::shared_ptr<asio::ssl::context> const& tls()
     {
         std::call_once(tls_made, [this] {
@@ -384,6 +391,19 @@ asio::awaitable<std::optional<outbound_result>> settle_answer(state_ptr st,
     co_return std::nullopt;
 }
 
+/// The TLS context, or the failure of a call that cannot have one: OpenSSL refused the CA
+/// file that passed the start-up check (transport/pem_certificates.hpp).
+boost::system::result<std::shared_ptr<asio::ssl::context>, outbound_result> tls_or_failure(
+    https_client::state& st, outbound_request const& request, url_target const& target)
+{
+    try {
+        return st.tls();
+    } catch (std::runtime_error const& e) {
+        return failed(outbound_failure::tls,
+            fmt::format("{} {}{}: {}", request.method, target.authority(), target.path, e.what()));
+    }
+}
+
 /// One URL, with the retries docs/decisions.md allows. Runs on the call's strand.
 asio::awaitable<outbound_result> send_to(state_ptr st, outbound_request request, url_target target,
     steady_clock::time_point deadline, bool check_addresses)
@@ -410,7 +430,13 @@ asio::awaitable<outbound_result> send_to(state_ptr st, outbound_request request,
             connection.reset();
         }
         if (!connection) {
-            connection = std::make_shared<upstream_connection>(st->ioc, st->tls());
+            auto context = tls_or_failure(*st, request, target);
+            if (!context) {
+                slot.release(nullptr, false);
+                note_failure(*st, request, context.error().failure);
+                co_return std::move(context.error());
+            }
+            connection = std::make_shared<upstream_connection>(st->ioc, *context);
             auto params = make_open_params(*st, target, request.method, deadline);
             params.refuse_private_addresses = check_addresses;
             auto opened = co_await run_on(

@@ -11,8 +11,9 @@ namespace toolgate::transport {
 
 /// A client context: TLS 1.2 or newer, peer verification on, the system trust store (when
 /// `system_trust`) plus the PEM certificates in `extra_ca_file` (when not empty).
-/// Throws std::runtime_error naming the file when it cannot be read: bad start-up
-/// configuration fails fast. Immutable afterwards, so shared across threads freely.
+/// Throws std::runtime_error naming the file when OpenSSL cannot load it (the HTTPS client
+/// makes the context at its first connection; at start-up it checks the file's framing only,
+/// transport/pem_certificates.hpp). Immutable afterwards, so shared across threads freely.
 std::shared_ptr<boost::asio::ssl::context> make_tls_client_context(
     std::string const& extra_ca_file, bool system_trust = true);
 
