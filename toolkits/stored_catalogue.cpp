@@ -16,6 +16,11 @@ public:
     explicit expanded_toolkit(stored::toolkit const& kit)
         : texts_(kit.texts)
     {
+        strings_.reserve(kit.strings.size());
+        headers_.reserve(kit.headers.size());
+        styles_.reserve(kit.styles.size());
+        pagings_.reserve(kit.pagings.size());
+        transmission_.reserve(kit.transmission.size());
         for (auto const& s : kit.strings) {
             strings_.push_back(text(s));
         }
