@@ -39,6 +39,11 @@ index_builder::index_builder(search_texts texts)
     policy_set.set_value();
 }
 
+index_builder::~index_builder()
+{
+    set_policy(handle_, SCHED_OTHER); // thread_'s destructor joins it next
+}
+
 search_index const& index_builder::index() const
 {
     if (index_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {

@@ -25,8 +25,10 @@ using search_texts = std::function<std::vector<search_entry>()>;
 class index_builder {
 public:
     explicit index_builder(search_texts texts);
-    /// Joins the thread: what `texts` reads must stay alive until the index is built.
-    ~index_builder() = default;
+    /// Raises the thread to the normal policy and joins it: what `texts` reads must stay alive
+    /// until the index is built, and on a busy machine a thread left under SCHED_IDLE would
+    /// hold up the end of the process.
+    ~index_builder();
     index_builder(index_builder const&) = delete;
     index_builder& operator=(index_builder const&) = delete;
 

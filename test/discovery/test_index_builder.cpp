@@ -55,3 +55,26 @@ TEST_CASE("index_builder: a failure to gather the texts reaches the search")
         []() -> std::vector<search_entry> { throw std::runtime_error("no texts"); });
     CHECK_THROWS_WITH(builder.index(), "no texts");
 }
+
+TEST_CASE("index_builder: its end raises the thread before joining it, so that a busy machine "
+          "does not hold up the end of the process")
+{
+    std::atomic<bool> started { false };
+    std::atomic<bool> raised { false };
+    {
+        index_builder builder([&] {
+            started = true;
+            auto const deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+            while (::sched_getscheduler(0) != SCHED_OTHER
+                && std::chrono::steady_clock::now() < deadline) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            }
+            raised = ::sched_getscheduler(0) == SCHED_OTHER;
+            return one_entry();
+        });
+        while (!started) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+    } // no search waited: only the end raises it
+    CHECK(raised);
+}
