@@ -3,8 +3,8 @@
 
 #include "common/base64.hpp"
 
+#include <array>
 #include <fstream>
-#include <iterator>
 #include <string_view>
 
 namespace toolgate::transport {
@@ -70,13 +70,17 @@ common::checked<void> check_pem_certificates(std::string const& path)
     if (!in) {
         return common::problem_of("it cannot be opened");
     }
+    // Read in pieces up to the limit: a device such as /dev/zero never ends.
     std::string text;
-    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    std::array<char, 64 * 1024> piece {};
+    while (in.read(piece.data(), piece.size()) || in.gcount() > 0) {
+        text.append(piece.data(), static_cast<std::size_t>(in.gcount()));
+        if (text.size() > max_file_bytes) {
+            return common::problem_of("it is larger than 16 MiB");
+        }
+    }
     if (in.bad()) {
         return common::problem_of("it cannot be read");
-    }
-    if (text.size() > max_file_bytes) {
-        return common::problem_of("it is larger than 16 MiB");
     }
     std::size_t certificates = 0;
     std::string_view open_label;

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 using namespace toolgate;
@@ -64,6 +65,8 @@ TEST_CASE("pem check: each usual mistake is named", "[upstream]")
 {
     CHECK(transport::check_pem_certificates("/nonexistent/toolgate-ca.pem").error().message
         == "it cannot be opened");
+    CHECK(transport::check_pem_certificates("/dev/zero").error().message
+        == "it is larger than 16 MiB"); // read in bounded pieces, not to its (absent) end
     CHECK_THAT(problem_with(""), Catch::Contains("holds no PEM certificate"));
     CHECK_THAT(problem_with("not a certificate\n"), Catch::Contains("holds no PEM certificate"));
     CHECK_THAT(
