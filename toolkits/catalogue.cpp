@@ -28,9 +28,12 @@ const std::array stored_toolkits {
 
 std::span<toolkit_spec const* const> all_toolkits()
 {
-    // Expanded at the first use, from any thread (stored_catalogue.hpp says why).
-    static std::vector<toolkit_spec const*> const toolkits = expand(stored_toolkits);
-    return toolkits;
+    // Expanded at the first use, from any thread (stored_catalogue.hpp says why). Never
+    // destroyed, like what it points to: a thread still running at exit may read it, and the
+    // leak checker finds the expanded toolkits through it.
+    static auto const* const toolkits
+        = new std::vector<toolkit_spec const*>(expand(stored_toolkits));
+    return *toolkits;
 }
 
 toolkit_spec const* find_toolkit(std::string_view name)

@@ -79,6 +79,7 @@ private:
             t.paging == stored::no_paging ? nullptr : &pagings_[t.paging] };
     }
 
+    toolkit_spec spec_; ///< first: expand()'s pointer is the object's own
     char const* texts_;
     std::vector<std::string_view> strings_;
     std::vector<header_spec> headers_;
@@ -87,7 +88,6 @@ private:
     std::vector<param_spec> params_;
     std::vector<tool_spec> tools_;
     std::vector<secret_transmission> transmission_;
-    toolkit_spec spec_;
 };
 
 } // namespace
