@@ -1,6 +1,7 @@
 // PEM and DER framing, enough to tell a certificate file from a mistake.
 #include "transport/pem_certificates.hpp"
 
+#include "common/ascii.hpp"
 #include "common/base64.hpp"
 
 #include <array>
@@ -53,15 +54,6 @@ std::string_view label_of(std::string_view line, std::string_view keyword)
     return line.substr(opening.size(), line.size() - opening.size() - dashes.size());
 }
 
-std::string_view trimmed(std::string_view line)
-{
-    auto const first = line.find_first_not_of(" \t\r");
-    if (first == std::string_view::npos) {
-        return {};
-    }
-    return line.substr(first, line.find_last_not_of(" \t\r") - first + 1);
-}
-
 } // namespace
 
 common::checked<void> check_pem_certificates(std::string const& path)
@@ -88,7 +80,7 @@ common::checked<void> check_pem_certificates(std::string const& path)
     std::string_view rest = text;
     while (!rest.empty()) {
         auto const end = rest.find('\n');
-        auto const line = trimmed(rest.substr(0, end));
+        auto const line = common::trim_blanks(rest.substr(0, end));
         rest = end == std::string_view::npos ? std::string_view {} : rest.substr(end + 1);
         if (open_label.empty()) {
             open_label = label_of(line, "BEGIN");
