@@ -4,6 +4,7 @@
 #include "common/ascii.hpp"
 #include "common/base64.hpp"
 #include "common/masking.hpp"
+#include "common/random.hpp"
 #include "toolkits/base_url.hpp"
 #include "toolkits/request_body.hpp"
 
@@ -15,7 +16,6 @@
 #include <boost/url/url_view.hpp>
 #include <fmt/format.h>
 #include <openssl/evp.h>
-#include <openssl/rand.h>
 
 #include <algorithm>
 #include <cctype>
@@ -187,11 +187,7 @@ oauth_endpoints endpoints_for(toolkits::oauth_provider const& provider, bool all
 
 std::string random_token(std::size_t bytes)
 {
-    std::string raw(bytes, '\0');
-    if (RAND_bytes(reinterpret_cast<unsigned char*>(raw.data()), static_cast<int>(bytes)) != 1) {
-        throw std::runtime_error("no random bytes available (OpenSSL RAND_bytes failed)");
-    }
-    return common::base64url_encode(raw);
+    return common::base64url_encode(common::random_bytes(bytes));
 }
 
 pkce_pair make_pkce()

@@ -1,6 +1,7 @@
 // Tokens and renewal leases in the shared state store (see shared_token_store.hpp).
 #include "credentials/shared_token_store.hpp"
 
+#include "common/random.hpp"
 #include "state/ended_ids.hpp"
 #include "state/redis_client.hpp"
 #include "state/store_keys.hpp"
@@ -12,7 +13,6 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <fmt/format.h>
-#include <openssl/rand.h>
 #include <spdlog/spdlog.h>
 
 #include <atomic>
@@ -36,7 +36,7 @@ constexpr std::string_view release_script = "if redis.call('get', KEYS[1]) == AR
 std::string random_owner()
 {
     state::id_digest d;
-    RAND_bytes(d.bytes.data(), int(d.bytes.size()));
+    common::fill_random(d.bytes);
     return state::hex_of(d);
 }
 

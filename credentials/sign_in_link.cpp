@@ -3,6 +3,7 @@
 #include "credentials/sign_in_link.hpp"
 
 #include "common/base64.hpp"
+#include "common/random.hpp"
 #include "transport/keyed_seal.hpp"
 
 #include <boost/json/object.hpp>
@@ -50,7 +51,7 @@ std::string sign_in_links::issue(sign_in_claim claim) const
     o["t"] = claim.toolkit;
     o["c"] = claim.client_name;
     o["e"] = claim.elicitation_id;
-    o["n"] = common::base64url_encode(transport::random_bytes(16));
+    o["n"] = common::base64url_encode(common::random_bytes(16));
     o["x"] = now_() + lifetime_.count();
     return transport::seal(key_, json::serialize(o), context);
 }

@@ -4,6 +4,7 @@
 #include "credentials/sign_in_service.hpp"
 
 #include "common/base64.hpp"
+#include "common/random.hpp"
 #include "protocol/text.hpp"
 #include "toolkits/catalogue.hpp"
 #include "toolkits/oauth_providers.hpp"
@@ -125,7 +126,7 @@ std::optional<sign_in_service::link> sign_in_service::start(
     claim.principal = principal;
     claim.toolkit = toolkit;
     claim.client_name = client_name;
-    claim.elicitation_id = common::base64url_encode(transport::random_bytes(16));
+    claim.elicitation_id = common::base64url_encode(common::random_bytes(16));
     link out;
     out.elicitation_id = claim.elicitation_id;
     // The state is base64url: it needs no escaping in a query.

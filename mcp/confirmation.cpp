@@ -2,8 +2,8 @@
 #include "mcp/confirmation.hpp"
 
 #include "common/base64.hpp"
+#include "common/random.hpp"
 #include "protocol/elicitation.hpp"
-#include "transport/keyed_seal.hpp"
 
 #include <boost/json/serialize.hpp>
 #include <fmt/format.h>
@@ -113,7 +113,7 @@ confirmation_outcome person_confirmation::modern(toolkits::controlled_call const
         requests[confirm_key] = protocol::input_request(
             "elicitation/create", protocol::form_elicitation_params(message, confirm_schema()));
         out.result.input_requests = std::move(requests);
-        out.result.input_state[confirm_key] = common::base64url_encode(transport::random_bytes(16));
+        out.result.input_state[confirm_key] = common::base64url_encode(common::random_bytes(16));
         return out;
     }
     auto const* responses = client.input_responses();

@@ -1,12 +1,12 @@
 // Quota counters in Redis (see redis_call_counters.hpp).
 #include "state/redis_call_counters.hpp"
 
+#include "common/random.hpp"
 #include "state/ended_ids.hpp"
 #include "state/redis_client.hpp"
 #include "state/store_keys.hpp"
 
 #include <fmt/format.h>
-#include <openssl/rand.h>
 
 namespace toolgate::state {
 namespace asio = boost::asio;
@@ -34,7 +34,7 @@ redis_call_counters::redis_call_counters(std::shared_ptr<redis_client> client)
     : client_(std::move(client))
 {
     id_digest random;
-    RAND_bytes(random.bytes.data(), 8);
+    common::fill_random(std::span(random.bytes).first(8));
     replica_ = hex_of(random).substr(0, 16);
 }
 

@@ -2,11 +2,11 @@
 #include "state/sealing.hpp"
 
 #include "common/base64.hpp"
+#include "common/random.hpp"
 #include "state/store_options.hpp"
 
 #include <fmt/format.h>
 #include <openssl/evp.h>
-#include <openssl/rand.h>
 
 #include <cctype>
 #include <cerrno>
@@ -192,10 +192,7 @@ bool is_sealed(std::string_view text)
 std::string seal(store_keys const& keys, std::string_view plain, std::string_view context)
 {
     std::string out = key_id(keys.current);
-    std::string nonce(nonce_size, '\0');
-    if (RAND_bytes(reinterpret_cast<unsigned char*>(nonce.data()), int(nonce_size)) != 1) {
-        throw std::runtime_error("no random bytes for a nonce");
-    }
+    auto const nonce = common::random_bytes(nonce_size);
     out += nonce;
     cipher_ctx ctx(EVP_CIPHER_CTX_new(), &EVP_CIPHER_CTX_free);
     std::string cipher(plain.size() + tag_size, '\0');

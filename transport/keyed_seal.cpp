@@ -2,16 +2,15 @@
 #include "transport/keyed_seal.hpp"
 
 #include "common/base64.hpp"
+#include "common/random.hpp"
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
 #include <array>
-#include <cerrno>
 #include <memory>
 #include <stdexcept>
-#include <sys/random.h>
 
 namespace toolgate::transport {
 namespace {
@@ -32,25 +31,6 @@ unsigned char* bytes(std::string& s)
 }
 
 } // namespace
-
-std::string random_bytes(std::size_t n)
-{
-    // The kernel's generator, which OpenSSL's own is seeded from: the first RAND_bytes sets up
-    // OpenSSL's generator and providers (7M instructions), and this runs at every start.
-    std::string out(n, '\0');
-    std::size_t filled = 0;
-    while (filled < n) {
-        auto const got = ::getrandom(out.data() + filled, n - filled, 0);
-        if (got < 0 && errno == EINTR) {
-            continue;
-        }
-        if (got <= 0) {
-            throw std::runtime_error("no random bytes available (getrandom failed)");
-        }
-        filled += static_cast<std::size_t>(got);
-    }
-    return out;
-}
 
 std::string sha256(std::string_view data)
 {
@@ -81,7 +61,7 @@ std::string derive_key(std::string_view secret, std::string_view purpose)
 
 std::string key_for(std::string const& shared_secret, std::string_view purpose)
 {
-    return shared_secret.empty() ? random_bytes(32) : derive_key(shared_secret, purpose);
+    return shared_secret.empty() ? common::random_bytes(32) : derive_key(shared_secret, purpose);
 }
 
 std::string seal(std::string_view key, std::string_view plaintext, std::string_view context)
@@ -89,7 +69,7 @@ std::string seal(std::string_view key, std::string_view plaintext, std::string_v
     if (key.size() != 32) {
         throw std::logic_error("seal: the key must be 32 bytes");
     }
-    auto out = random_bytes(nonce_bytes);
+    auto out = common::random_bytes(nonce_bytes);
     out.resize(nonce_bytes + plaintext.size() + tag_bytes);
     cipher_context ctx(EVP_CIPHER_CTX_new(), EVP_CIPHER_CTX_free);
     int n = 0;

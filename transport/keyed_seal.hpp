@@ -10,9 +10,6 @@
 
 namespace toolgate::transport {
 
-/// `n` bytes from the kernel's random generator (getrandom); throws std::runtime_error when it has
-/// none.
-std::string random_bytes(std::size_t n);
 /// SHA-256 of `data`, 32 raw bytes.
 std::string sha256(std::string_view data);
 /// HMAC-SHA256 of `data` under `key`, 32 raw bytes.

@@ -1,11 +1,12 @@
 // HMAC-SHA256 session ids (OpenSSL). Comparison is constant-time.
 #include "transport/session_token.hpp"
 
+#include "common/random.hpp"
+
 #include <fmt/format.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
-#include <openssl/rand.h>
 
 #include <array>
 #include <charconv>
@@ -45,11 +46,7 @@ session_signer::session_signer(std::string key)
     : key_(std::move(key))
 {
     if (key_.empty()) {
-        std::array<unsigned char, 32> random {};
-        if (RAND_bytes(random.data(), static_cast<int>(random.size())) != 1) {
-            throw std::runtime_error("cannot draw random bytes for the session key");
-        }
-        key_.assign(reinterpret_cast<char const*>(random.data()), random.size());
+        key_ = common::random_bytes(32);
         random_key_ = true;
     }
 }
@@ -58,9 +55,7 @@ std::string session_signer::issue(std::string_view version,
     std::chrono::system_clock::time_point now, std::string_view binding) const
 {
     std::array<unsigned char, 16> nonce {};
-    if (RAND_bytes(nonce.data(), static_cast<int>(nonce.size())) != 1) {
-        throw std::runtime_error("cannot draw random bytes for a session id");
-    }
+    common::fill_random(nonce);
     auto const seconds
         = std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count();
     auto payload = fmt::format("v1-{}-{}-{}", version, seconds, hex(nonce.data(), nonce.size()));
