@@ -4,17 +4,16 @@
 // first one turns the answer into an event stream. Everything else is answered directly.
 #include "mcp/http_answer.hpp"
 
+#include "mcp/event_stream.hpp"
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
-#include <boost/asio/experimental/concurrent_channel.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
 namespace toolgate::mcp {
 namespace asio = boost::asio;
 using namespace asio::experimental::awaitable_operators;
-using channel
-    = asio::experimental::concurrent_channel<void(boost::system::error_code, std::string)>;
 
 namespace {
 
@@ -23,44 +22,11 @@ public:
     void send(std::string) override { }
 };
 
-/// Notifications for one request. Bounded: past 256 queued messages extra ones are dropped
-/// (progress and logs are advisory; LG6/PG4 ask for rate limits anyway).
-class channel_sink final : public transport::message_sink {
-public:
-    explicit channel_sink(std::shared_ptr<channel> ch)
-        : channel_(std::move(ch))
-    {
-    }
-    void send(std::string message) override
-    {
-        channel_->try_send(boost::system::error_code(), std::move(message));
-    }
-
-private:
-    std::shared_ptr<channel> channel_;
-};
-
-std::string sse_event(std::string const& data)
-{
-    std::string out = "event: message\ndata: ";
-    out += data;
-    out += "\n\n";
-    return out;
-}
-
-transport::header_list sse_headers(transport::header_list extra)
-{
-    extra.emplace_back("Content-Type", "text/event-stream");
-    extra.emplace_back("Cache-Control", "no-cache");
-    extra.emplace_back("X-Accel-Buffering", "no"); // H10: proxies must not buffer the stream
-    return extra;
-}
-
 // `result` and `ch` belong to answer_request's frame, which awaits this coroutine.
 asio::awaitable<void> produce(router& r, protocol::tool_call call,
     std::shared_ptr<conversation> conv, std::string principal,
     std::shared_ptr<transport::message_sink> sink, std::optional<protocol::reply>& result,
-    std::shared_ptr<channel> ch, credentials_ptr credentials)
+    std::shared_ptr<message_channel> ch, credentials_ptr credentials)
 {
     result = co_await r.run_decided(std::move(call), std::move(conv), std::move(sink),
         std::move(principal), std::move(credentials));
@@ -69,7 +35,7 @@ asio::awaitable<void> produce(router& r, protocol::tool_call call,
 }
 
 // `out` and `streaming` belong to answer_request's frame, which awaits this coroutine.
-asio::awaitable<void> pump(std::shared_ptr<channel> ch, transport::http_responder& out,
+asio::awaitable<void> pump(std::shared_ptr<message_channel> ch, transport::http_responder& out,
     bool& streaming, transport::header_list headers)
 {
     for (;;) {
@@ -162,7 +128,9 @@ asio::awaitable<void> answer_request(router& r, protocol::message msg,
                 std::move(principal), std::move(credentials));
         } else {
             auto ex = co_await asio::this_coro::executor;
-            auto ch = std::make_shared<channel>(ex, 256);
+            // Past 256 queued notifications, extra ones are dropped (progress and logs are
+            // advisory; LG6/PG4 ask for rate limits anyway).
+            auto ch = std::make_shared<message_channel>(ex, 256);
             auto sink = std::make_shared<channel_sink>(ch);
             // Named first: g++ 12 double-destroys temporaries inside a co_await operand.
             auto producing = produce(r, std::move(*call), std::move(conv), std::move(principal),

@@ -5,13 +5,13 @@
 // closing it as idle.
 #include "mcp/standalone_stream.hpp"
 
+#include "mcp/event_stream.hpp"
 #include "protocol/errors.hpp"
 #include "protocol/jsonrpc.hpp"
 #include "protocol/versions.hpp"
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
-#include <boost/asio/experimental/concurrent_channel.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -22,26 +22,8 @@
 namespace toolgate::mcp {
 namespace asio = boost::asio;
 using namespace asio::experimental::awaitable_operators;
-using channel
-    = asio::experimental::concurrent_channel<void(boost::system::error_code, std::string)>;
 
 namespace {
-
-/// Unsolicited messages for one stream; bounded like a call's notifications.
-class stream_sink final : public transport::message_sink {
-public:
-    explicit stream_sink(std::shared_ptr<channel> ch)
-        : channel_(std::move(ch))
-    {
-    }
-    void send(std::string message) override
-    {
-        channel_->try_send(boost::system::error_code(), std::move(message));
-    }
-
-private:
-    std::shared_ptr<channel> channel_;
-};
 
 /// Detaches the stream's sink from the session's outbox however the stream ends.
 struct attachment {
@@ -100,16 +82,15 @@ asio::awaitable<bool> serve_standalone_stream(transport::http_request const& req
         co_return true;
     }
     auto const ex = co_await asio::this_coro::executor;
-    auto ch = std::make_shared<channel>(ex, 64);
-    auto sink = std::make_shared<stream_sink>(ch);
+    // Unsolicited messages: past 64 queued, further ones are dropped.
+    auto ch = std::make_shared<message_channel>(ex, 64);
+    auto sink = std::make_shared<channel_sink>(ch);
     if (!conv->outbox().attach(sink)) {
         co_await refuse(out, 409, "Conflict: this session has a standalone stream open already");
         co_return true;
     }
     attachment attached { *conv, sink.get() };
-    transport::header_list headers { { "Content-Type", "text/event-stream" },
-        { "Cache-Control", "no-cache" }, { "X-Accel-Buffering", "no" } };
-    co_await out.begin_stream(200, std::move(headers));
+    co_await out.begin_stream(200, sse_headers());
     spdlog::debug("http: standalone stream opened from {}", request.peer);
     asio::steady_timer timer(ex);
     for (int quiet = 0; !conv->outbox().is_closed() && !r.is_refusing_calls();) {
@@ -121,7 +102,7 @@ asio::awaitable<bool> serve_standalone_stream(transport::http_request const& req
             if (ec) {
                 break;
             }
-            co_await out.stream_write("event: message\ndata: " + message + "\n\n");
+            co_await out.stream_write(sse_event(message));
             quiet = 0;
         } else if (++quiet == ticks_per_comment) {
             co_await out.stream_write(": keep-alive\n\n");

@@ -406,15 +406,16 @@ private:
 };
 
 /// Closes after an error answer sent before the request was read whole: the rest of the
-/// request is drained briefly first, so that closing with unread bytes does not reset the
-/// connection before the client reads the answer (a lingering close).
-asio::awaitable<void> drain_and_close(beast::tcp_stream& stream)
+/// request is drained briefly first (for one second, at most `reads` reads of 4 KiB), so that
+/// closing with unread bytes does not reset the connection before the client reads the answer
+/// (a lingering close).
+asio::awaitable<void> drain_and_close(beast::tcp_stream& stream, int reads = 256)
 {
     boost::system::error_code ec;
     stream.socket().shutdown(tcp::socket::shutdown_send, ec);
     stream.expires_after(std::chrono::seconds(1));
     std::array<char, 4096> sink;
-    for (int i = 0; i < 256 && !ec; ++i) {
+    for (int i = 0; i < reads && !ec; ++i) {
         std::size_t n = 0;
         std::tie(ec, n) = co_await stream.async_read_some(
             asio::buffer(sink), asio::as_tuple(asio::use_awaitable));
@@ -529,16 +530,8 @@ asio::awaitable<void> refuse_connection(
         : fmt::format("Too many open connections (limit {}, --max-connections); retry later",
             self->limits.max_connections);
     co_await write_simple(*self, stream, http::status::service_unavailable, json_error(message));
-    boost::system::error_code ec;
-    stream.socket().shutdown(tcp::socket::shutdown_send, ec);
-    stream.expires_after(std::chrono::seconds(1));
-    std::array<char, 4096> sink;
-    for (int i = 0; i < 16 && !ec; ++i) {
-        std::size_t n = 0;
-        std::tie(ec, n) = co_await stream.async_read_some(
-            asio::buffer(sink), asio::as_tuple(asio::use_awaitable));
-    }
-    stream.socket().close(ec);
+    // A short drain: the server is over its connection limit.
+    co_await drain_and_close(stream, 16);
 }
 
 asio::awaitable<void> accept_loop(std::shared_ptr<http_listener::impl> self)
