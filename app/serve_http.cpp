@@ -8,6 +8,7 @@
 #include "app/state_store.hpp"
 #include "auth/client_auth.hpp"
 #include "common/loopback.hpp"
+#include "common/thread_name.hpp"
 #include "credentials/credential_hub.hpp"
 #include "mcp/http_endpoint.hpp"
 #include "mcp/router.hpp"
@@ -364,7 +365,10 @@ int http_server::run()
         auth_.get(), metrics_listener_ ? metrics_listener_->port() : std::uint16_t(0));
     std::vector<std::thread> workers;
     for (unsigned i = 1; i < cfg_.http.threads; ++i) {
-        workers.emplace_back([this] { ioc_.run(); });
+        workers.emplace_back([this, i] {
+            common::name_this_thread(fmt::format("toolgate-io-{}", i));
+            ioc_.run();
+        });
     }
     ioc_.run();
     for (auto& t : workers) {

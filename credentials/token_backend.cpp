@@ -1,9 +1,11 @@
 // The token file as a token backend (see token_backend.hpp).
 #include "credentials/token_backend.hpp"
 
+#include "common/thread_name.hpp"
 #include "transport/run_on.hpp"
 
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
@@ -116,6 +118,7 @@ void join_and_delete(asio::thread_pool* pool)
 std::shared_ptr<token_backend> make_file_backend(token_file file, std::string principal)
 {
     std::shared_ptr<asio::thread_pool> files(new asio::thread_pool(1), join_and_delete);
+    asio::post(*files, [] { common::name_this_thread("toolgate-files"); });
     return std::make_shared<file_backend>(std::move(file), std::move(principal), std::move(files));
 }
 

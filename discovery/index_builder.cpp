@@ -1,6 +1,8 @@
 // The search index's own thread: SCHED_IDLE until a search waits for it.
 #include "discovery/index_builder.hpp"
 
+#include "common/thread_name.hpp"
+
 #include <chrono>
 #include <pthread.h>
 #include <sched.h>
@@ -27,6 +29,7 @@ index_builder::index_builder(search_texts texts)
     auto may_start = policy_set.get_future();
     thread_ = std::jthread([texts = std::move(texts), built = std::move(built),
                                may_start = std::move(may_start)]() mutable {
+        common::name_this_thread("toolgate-index");
         may_start.wait();
         try {
             built.set_value(std::make_shared<search_index const>(texts()));

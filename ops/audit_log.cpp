@@ -3,6 +3,7 @@
 // holds the mutex only to push a string.
 #include "ops/audit_log.hpp"
 
+#include "common/thread_name.hpp"
 #include "ops/logging.hpp"
 #include "toolkits/secret_names.hpp"
 
@@ -100,7 +101,10 @@ audit_log::audit_log(std::string path, std::size_t max_queued)
         throw std::runtime_error(fmt::format(
             "--audit-log {}: cannot open it for appending: {}", path_, std::strerror(errno)));
     }
-    thread_ = std::thread([this] { run(); });
+    thread_ = std::thread([this] {
+        common::name_this_thread("toolgate-audit");
+        run();
+    });
 }
 
 audit_log::~audit_log()

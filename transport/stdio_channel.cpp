@@ -4,6 +4,7 @@
 // draining a queue, with a blocking fallback for the same reason.
 #include "transport/stdio_channel.hpp"
 
+#include "common/thread_name.hpp"
 #include "transport/coroutine_root.hpp"
 
 #include <boost/asio/as_tuple.hpp>
@@ -170,6 +171,7 @@ void stdio_channel::start(handlers h)
     // epoll refuses regular files: read them on a thread and post the bytes over.
     auto self = shared_from_this();
     impl_->reader = std::thread([self] {
+        common::name_this_thread("toolgate-stdin");
         auto* p = self->impl_.get();
         char buffer[64 * 1024];
         for (;;) {

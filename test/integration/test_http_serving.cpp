@@ -5,7 +5,11 @@
 
 #include <atomic>
 #include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <set>
 #include <thread>
+#include <vector>
 
 using namespace toolgate::testing;
 namespace json = boost::json;
@@ -307,4 +311,23 @@ TEST_CASE(
         cursor = std::string(result.at("nextCursor").as_string());
     }
     CHECK(tools == 1150);
+}
+
+TEST_CASE("http: the worker threads carry names that say what they are", "[http]")
+{
+    // ps -L, top -H, gdb and perf show these names; the main thread keeps the process's.
+    http_server_process server(toolgate_bin, { "--threads", "3" });
+    CHECK(mcp_post(server.port(), ping_request).status == 200);
+    std::multiset<std::string> names;
+    auto const tasks = "/proc/" + std::to_string(server.process().pid()) + "/task";
+    for (auto const& task : std::filesystem::directory_iterator(tasks)) {
+        std::ifstream comm(task.path() / "comm");
+        std::string name;
+        std::getline(comm, name);
+        names.insert(name);
+    }
+    INFO("thread names: " << Catch::Detail::stringify(std::vector(names.begin(), names.end())));
+    CHECK(names.count("toolgate-io-1") == 1);
+    CHECK(names.count("toolgate-io-2") == 1);
+    CHECK(names.count("toolgate-io-3") == 0); // three threads: the main one and two more
 }
