@@ -1,7 +1,8 @@
 // spdlog's compiled part, for SPDLOG_COMPILED_LIB: its headers then leave the definitions to
 // their -inl.h files, compiled here once. The sink classes are templates over a mutex: the
-// ones toolgate and its tests use are instantiated here (ops/logging.cpp writes to stderr; the
-// registry's default logger is a colour sink on stdout, made though never used).
+// ones toolgate and its tests use are instantiated here (ops/logging.cpp's logger writes to
+// stderr; the registry first makes a colour sink on stdout its default logger, which
+// ops::init_logging replaces before anything is logged).
 #include <spdlog/common-inl.h>
 #include <spdlog/details/backtracer-inl.h>
 #include <spdlog/details/log_msg-inl.h>

@@ -318,13 +318,23 @@ TEST_CASE("http: the worker threads carry names that say what they are", "[http]
     // ps -L, top -H, gdb and perf show these names; the main thread keeps the process's.
     http_server_process server(toolgate_bin, { "--threads", "3" });
     CHECK(mcp_post(server.port(), ping_request).status == 200);
-    std::multiset<std::string> names;
     auto const tasks = "/proc/" + std::to_string(server.process().pid()) + "/task";
-    for (auto const& task : std::filesystem::directory_iterator(tasks)) {
-        std::ifstream comm(task.path() / "comm");
-        std::string name;
-        std::getline(comm, name);
-        names.insert(name);
+    auto const thread_names = [&] {
+        std::multiset<std::string> found;
+        for (auto const& task : std::filesystem::directory_iterator(tasks)) {
+            std::ifstream comm(task.path() / "comm");
+            std::string name;
+            std::getline(comm, name);
+            found.insert(name);
+        }
+        return found;
+    };
+    // The workers start after the banner and name themselves first thing: on a busy machine
+    // that can come after the first answer, so the names are awaited (5 s at most).
+    auto names = thread_names();
+    for (int i = 0; i < 250 && names.count("toolgate-io-2") == 0; ++i) {
+        std::this_thread::sleep_for(20ms);
+        names = thread_names();
     }
     INFO("thread names: " << Catch::Detail::stringify(std::vector(names.begin(), names.end())));
     CHECK(names.count("toolgate-io-1") == 1);
