@@ -10,7 +10,6 @@
 
 #include <array>
 #include <charconv>
-#include <stdexcept>
 
 namespace toolgate::transport {
 namespace {

@@ -57,8 +57,10 @@ def packages_installed(stage):
     for line in stage:
         if line.startswith("RUN ") and "apt-get install" in line:
             for command in line.split("&&"):
-                if "apt-get install" in command:
-                    names.update(w for w in command.split()[3:] if not w.startswith("-"))
+                words = command.split()
+                if "apt-get" in words and "install" in words:
+                    after = words[words.index("install") + 1:]
+                    names.update(w for w in after if not w.startswith("-"))
     return names
 
 
