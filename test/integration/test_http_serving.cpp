@@ -330,9 +330,13 @@ TEST_CASE("http: the worker threads carry names that say what they are", "[http]
         return found;
     };
     // The workers start after the banner and name themselves first thing: on a busy machine
-    // that can come after the first answer, so the names are awaited (5 s at most).
+    // that can come after the first answer, so the names are awaited (5 s at most). Both of
+    // them: the workers start in no set order (CI once saw io-2 named before io-1).
     auto names = thread_names();
-    for (int i = 0; i < 250 && names.count("toolgate-io-2") == 0; ++i) {
+    auto const both_named = [&] {
+        return names.count("toolgate-io-1") == 1 && names.count("toolgate-io-2") == 1;
+    };
+    for (int i = 0; i < 250 && !both_named(); ++i) {
         std::this_thread::sleep_for(20ms);
         names = thread_names();
     }
