@@ -99,7 +99,9 @@ TEST_CASE("lifecycle: calls in flight are awaited through their count, without c
     auto const took = live(mode, { 0s, 10s, nullptr }, { SIGINT }, 50ms);
     ending.join();
     CHECK(mode.steps == std::vector<std::string> { "stop accepting" });
-    CHECK(took >= 0.25);
+    // Not ended at the signal (50 ms): the ending thread's 300 ms began before `live` took its
+    // start time, so the bound leaves room for a stall between the two.
+    CHECK(took >= 0.15);
     CHECK(took < 2.0);
 }
 

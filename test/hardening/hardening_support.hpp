@@ -83,6 +83,14 @@ public:
         }
     }
 
+    /// Sends a ping and waits for its answer. The server dispatches lines in the order it
+    /// reads them, so every call sent before is running by then: a barrier, not a guess.
+    void dispatched(int ping_id)
+    {
+        send(R"({"jsonrpc":"2.0","id":)" + std::to_string(ping_id) + R"(,"method":"ping"})");
+        REQUIRE(response(ping_id).contains("result"));
+    }
+
     void initialize()
     {
         send(initialize_request("2025-11-25", "0"));

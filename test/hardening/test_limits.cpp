@@ -1,6 +1,7 @@
 // Limits, each with its own clear answer: header size (431), open connections (503), live
 // sessions (initialize refused), tool calls in flight per session and in total.
 #include "hardening_support.hpp"
+#include "metrics_probe.hpp"
 
 #include <future>
 #include <thread>
@@ -122,17 +123,7 @@ TEST_CASE("limits: calls past --max-inflight (all sessions together) get a busy 
     // Wait until both are running (the metrics say so), then a third call is refused. Probing
     // with calls instead could take a place itself just as the second slow call arrives, which
     // then gets the busy error in its stead.
-    bool both_running = false;
-    for (int i = 0; i < 250 && !both_running; ++i) {
-        auto metrics = http_request(server.port(), "GET", "/metrics");
-        REQUIRE(metrics.status == 200);
-        both_running
-            = metrics.body.find("\ntoolgate_tool_calls_in_flight 2\n") != std::string::npos;
-        if (!both_running) {
-            std::this_thread::sleep_for(20ms);
-        }
-    }
-    REQUIRE(both_running);
+    REQUIRE(wait_calls_in_flight(server.port(), 2));
     auto third = mcp_post(server.port(), call_request("3", "Test_Echo"), s1);
     REQUIRE(third.status == 200);
     auto const body = parse_object(third.body);

@@ -5,6 +5,7 @@
 #include "credentials/token_store.hpp"
 #include "gunzip.hpp"
 #include "integration/integration_support.hpp"
+#include "metrics_probe.hpp"
 #include "support/fake_auth_server.hpp"
 #include "support/fake_platform.hpp"
 
@@ -445,7 +446,7 @@ TEST_CASE("third review 3: a batch's calls count against the caller's --max-infl
         return mcp_post(port,
             call_request("1", "Test_Slow", R"({"ms":3000,"steps":1})", modern_meta()), {}, headers);
     });
-    std::this_thread::sleep_for(500ms);
+    REQUIRE(wait_calls_in_flight(port, 1, as_alice));
     // ...so a call in her batch is refused, as it would be alone.
     auto const batch = post_batch(
         port, session, "[" + call_request("2", "Test_Echo", R"({"n":1})") + "]", as_alice);

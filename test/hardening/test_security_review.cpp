@@ -3,6 +3,7 @@
 // and per-principal limits, session ages, a hung-up client's call, log lines cut short, and
 // plain-http platforms. Each failed on the code before its fix.
 #include "hardening_support.hpp"
+#include "metrics_probe.hpp"
 
 #include <fmt/format.h>
 
@@ -181,7 +182,8 @@ TEST_CASE(
         [&] { return call_as("token-alice-000000001", s2, slow_call("10", 3000)); });
     auto slow3 = std::async(std::launch::async,
         [&] { return call_as("token-alice-000000001", s3, slow_call("11", 3000)); });
-    std::this_thread::sleep_for(500ms);
+    REQUIRE(wait_calls_in_flight(
+        server.port(), 2, { { "Authorization", "Bearer token-alice-000000001" } }));
     auto refused = open_as("token-alice-000000001");
     CHECK(refused.status == 429);
     CHECK_THAT(refused.body, Catch::Contains("--max-sessions-per-principal"));
@@ -209,7 +211,8 @@ TEST_CASE("review 7: one client's calls in flight are capped, others go on", "[h
     auto slow = std::async(std::launch::async, [&] {
         return modern_call("token-alice-000000001", "1", "Test_Slow", R"({"ms":3000,"steps":1})");
     });
-    std::this_thread::sleep_for(500ms);
+    REQUIRE(wait_calls_in_flight(
+        server.port(), 1, { { "Authorization", "Bearer token-alice-000000001" } }));
     auto busy = modern_call("token-alice-000000001", "2", "Test_Echo", R"({"n":1})");
     CHECK_THAT(busy.body, Catch::Contains("--max-inflight-per-principal"));
     auto other = modern_call("token-bob-00000000002", "3", "Test_Echo", R"({"n":1})");
@@ -229,11 +232,12 @@ TEST_CASE(
             { { "Content-Type", "application/json" }, { "Accept", "application/json" },
                 { "Mcp-Session-Id", session }, { "MCP-Protocol-Version", "2025-11-25" } },
             slow_call("1", 20000))));
-        std::this_thread::sleep_for(300ms);
+        REQUIRE(wait_calls_in_flight(server.port(), 1));
     } // the client goes away mid-call
     // The session's one in-flight place comes free once the call is cancelled.
     bool admitted = false;
-    for (int i = 0; i < 50 && !admitted; ++i) {
+    auto const deadline = std::chrono::steady_clock::now() + 10s;
+    for (int i = 0; !admitted && std::chrono::steady_clock::now() < deadline; ++i) {
         auto echo = mcp_post(server.port(),
             call_request(std::to_string(10 + i), "Test_Echo", R"({"n":1})"), session);
         admitted = echo.body.find("--max-inflight-per-session") == std::string::npos;
@@ -247,12 +251,14 @@ TEST_CASE(
 TEST_CASE("review 12: --session-max-age ends a busy session on the replica that issued it",
     "[hardening][review]")
 {
-    http_server_process server(test_bin, { "--session-max-age", "2" });
+    // 3 s: the use at 1 s keeps 2 s of slack on a loaded machine; the one at 3.5 s can only be
+    // later than planned, which keeps it past the age.
+    http_server_process server(test_bin, { "--session-max-age", "3" });
     auto const session = http_initialize(server.port());
     CHECK(mcp_post(server.port(), list_request(2), session).status == 200);
     std::this_thread::sleep_for(1s);
     CHECK(mcp_post(server.port(), list_request(3), session).status == 200); // still in use
-    std::this_thread::sleep_for(1500ms);
+    std::this_thread::sleep_for(2500ms);
     CHECK(mcp_post(server.port(), list_request(4), session).status == 404);
 }
 

@@ -2,10 +2,10 @@
 // flight finish within --shutdown-grace, then cancel them; exit status 0 either way. stdin EOF
 // still cancels at once.
 #include "hardening_support.hpp"
+#include "metrics_probe.hpp"
 
 #include <csignal>
 #include <future>
-#include <thread>
 
 using namespace toolgate::testing;
 namespace json = boost::json;
@@ -27,8 +27,9 @@ TEST_CASE("shutdown: stdio SIGTERM lets a call in flight finish and refuses new 
     int const sig = GENERATE(SIGTERM, SIGINT);
     stdio_server server({ "--shutdown-grace", "10" });
     server.initialize();
-    server.send(slow_call("1", 1200));
-    std::this_thread::sleep_for(200ms); // the call is running
+    // Long enough that its answer cannot come before the refusal of call 2 is read.
+    server.send(slow_call("1", 3000));
+    server.dispatched(9);
     server.process().signal(sig);
     REQUIRE(server.process().wait_stderr("waiting up to 10 s", 5s));
     server.send(call_request("2", "Test_Echo"));
@@ -46,7 +47,7 @@ TEST_CASE("shutdown: stdio cancels what is left when the grace period ends, exit
     stdio_server server({ "--shutdown-grace", "1" });
     server.initialize();
     server.send(slow_call("1", 30000));
-    std::this_thread::sleep_for(300ms); // the call is running
+    server.dispatched(9);
     auto const signalled = clock_type::now();
     server.process().signal(SIGTERM);
     CHECK(server.process().wait_exit(10s) == 0);
@@ -62,7 +63,7 @@ TEST_CASE("shutdown: stdin EOF cancels calls promptly, without waiting for the g
     stdio_server server({ "--shutdown-grace", "30" });
     server.initialize();
     server.send(slow_call("1", 30000));
-    std::this_thread::sleep_for(300ms); // the call is running
+    server.dispatched(9);
     auto const closed = clock_type::now();
     server.process().close_stdin();
     CHECK(server.process().wait_exit(10s) == 0);
@@ -75,7 +76,7 @@ TEST_CASE(
     stdio_server server({ "--shutdown-grace", "30" });
     server.initialize();
     server.send(slow_call("1", 30000));
-    std::this_thread::sleep_for(300ms); // the call is running
+    server.dispatched(9);
     auto const signalled = clock_type::now();
     server.process().signal(SIGTERM);
     REQUIRE(server.process().wait_stderr("waiting up to 30 s", 5s));
@@ -96,7 +97,7 @@ TEST_CASE("shutdown: HTTP SIGTERM stops accepting, finishes calls in flight, exi
     http_connection idle(port);
     REQUIRE(idle.send(make_request(port, "GET", "/healthz", {}, {})));
     REQUIRE(idle.read_response().status == 200);
-    std::this_thread::sleep_for(300ms);
+    REQUIRE(wait_calls_in_flight(port, 1));
 
     server.process().signal(SIGTERM);
     REQUIRE(server.process().wait_stderr("no longer accepting", 5s));
@@ -129,7 +130,7 @@ TEST_CASE("shutdown: HTTP cancels calls still running after --shutdown-grace, ex
         return stateless ? modern_call_post(port, "1", "Test_Slow", R"({"ms":30000,"steps":1})")
                          : mcp_post(port, slow_call("1", 30000), session);
     });
-    std::this_thread::sleep_for(300ms);
+    REQUIRE(wait_calls_in_flight(port, 1));
     auto const signalled = clock_type::now();
     server.process().signal(SIGTERM);
     CHECK(server.process().wait_exit(10s) == 0);

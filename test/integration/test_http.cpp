@@ -148,16 +148,17 @@ TEST_CASE("http: H15: DELETE cancels the session's call in flight", "[http]")
 
 TEST_CASE("http: H14: an idle session expires after --session-idle-timeout", "[http]")
 {
-    http_server_process server(test_bin, { "--session-idle-timeout", "1" });
+    // 2 s, used every 0.5 s: a stall of up to 1.5 s on a loaded machine does not end it.
+    http_server_process server(test_bin, { "--session-idle-timeout", "2" });
     auto const session = http_initialize(server.port());
     // Used more often than the timeout, it stays alive past it.
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < 5; ++i) {
         std::this_thread::sleep_for(500ms);
         REQUIRE(mcp_post(server.port(), list_request, session).status == 200);
     }
     // Expiry needs the session left alone: any request would refresh it, so this is a plain
-    // wait (1.6 s > the 1 s timeout), not a polled condition.
-    std::this_thread::sleep_for(1600ms);
+    // wait (2.6 s > the 2 s timeout), not a polled condition.
+    std::this_thread::sleep_for(2600ms);
     CHECK(mcp_post(server.port(), list_request, session).status == 404);
 }
 

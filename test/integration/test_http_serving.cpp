@@ -2,6 +2,7 @@
 // many concurrent clients, slow clients (issue 2 item 4; docs/decisions.md "Sessions and scale").
 #include "gunzip.hpp"
 #include "integration_support.hpp"
+#include "metrics_probe.hpp"
 
 #include <atomic>
 #include <csignal>
@@ -70,13 +71,7 @@ TEST_CASE("http: a client that disconnects mid-call does not break the server (C
                 // Mid-call: once the server is running it. Asked of /metrics: a probe call with
                 // the same id could take the id just as the slow call arrives, which would then
                 // be refused instead of running.
-                auto const deadline = std::chrono::steady_clock::now() + 5s;
-                while (http_request(server.port(), "GET", "/metrics")
-                           .body.find("\ntoolgate_tool_calls_in_flight 1\n")
-                    == std::string::npos) {
-                    REQUIRE(std::chrono::steady_clock::now() < deadline);
-                    std::this_thread::sleep_for(10ms);
-                }
+                REQUIRE(wait_calls_in_flight(server.port(), 1));
             }
         } // closes the socket mid-call
         // Other clients, and the same session, are still served.
@@ -89,7 +84,8 @@ TEST_CASE("http: a client that disconnects mid-call does not break the server (C
         // connection is gone can never be delivered: the call is cancelled as a stateless one
         // is (security review 10; docs/clients.md, the HTTP endpoint), and its id comes free.
         bool freed = false;
-        for (int i = 0; i < 100 && !freed; ++i) {
+        auto const deadline = std::chrono::steady_clock::now() + 10s;
+        while (!freed && std::chrono::steady_clock::now() < deadline) {
             auto reuse = mcp_post(server.port(), call_request(id, "Test_Echo"), session);
             REQUIRE(reuse.status == 200);
             freed = reuse.body.find("in use") == std::string::npos;
@@ -163,7 +159,8 @@ TEST_CASE("http: a client stalling inside its headers does not stall others and 
           "--header-timeout",
     "[http][robustness]")
 {
-    http_server_process server(test_bin, { "--header-timeout", "1" });
+    // 3 s, so "served while it stalls" has room on a loaded machine.
+    http_server_process server(test_bin, { "--header-timeout", "3" });
     http_connection stalled(server.port());
     REQUIRE(stalled.send("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: appl"));
     // Others are served at once while it stalls.
@@ -171,12 +168,12 @@ TEST_CASE("http: a client stalling inside its headers does not stall others and 
     for (int i = 0; i < 5; ++i) {
         CHECK(mcp_post(server.port(), ping_request).status == 200);
     }
-    CHECK(std::chrono::steady_clock::now() - started < 900ms);
-    // The server closes the stalled connection after about a second.
-    CHECK(stalled.wait_closed(5s));
+    CHECK(std::chrono::steady_clock::now() - started < 2s);
+    // The server closes the stalled connection after about three seconds.
+    CHECK(stalled.wait_closed(8s));
     auto const took = std::chrono::steady_clock::now() - started;
-    CHECK(took >= 900ms);
-    CHECK(took < 4s);
+    CHECK(took >= 2900ms);
+    CHECK(took < 7s);
 }
 
 TEST_CASE("http: a client stalling inside its body is cut by --body-timeout", "[http][robustness]")
@@ -333,9 +330,8 @@ TEST_CASE("http: the worker threads carry names that say what they are", "[http]
     // that can come after the first answer, so the names are awaited (5 s at most). Both of
     // them: the workers start in no set order (CI once saw io-2 named before io-1).
     auto names = thread_names();
-    auto const both_named = [&] {
-        return names.count("toolgate-io-1") == 1 && names.count("toolgate-io-2") == 1;
-    };
+    auto const both_named
+        = [&] { return names.count("toolgate-io-1") == 1 && names.count("toolgate-io-2") == 1; };
     for (int i = 0; i < 250 && !both_named(); ++i) {
         std::this_thread::sleep_for(20ms);
         names = thread_names();

@@ -259,7 +259,13 @@ TEST_CASE(
     // reader, then stops anyway (exit 0), instead of hanging until it is killed.
     stdio_server server({ "--tool-mode", "full" }, toolgate_bin);
     list_then_eof(server);
-    std::this_thread::sleep_for(4s); // not reading
+    // Not reading: running() only asks waitpid (wait_exit would drain the pipe). Polled up to
+    // 15 s rather than slept for, as start-up with the full catalogue, the listing and the
+    // index thread's end take longer on a loaded machine.
+    auto const deadline = std::chrono::steady_clock::now() + 15s;
+    while (server.process().running() && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(50ms);
+    }
     CHECK_FALSE(server.process().running());
     CHECK(server.process().wait_exit(1s) == 0);
     CHECK(server.process().stderr_text().find("stopping anyway") != std::string::npos);

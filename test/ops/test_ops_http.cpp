@@ -2,6 +2,7 @@
 // who may read it, its own port), JSON logs with request ids and trace context, traceparent
 // reaching the platform, and the config file as the binary reads and prints it.
 #include "integration/integration_support.hpp"
+#include "metrics_probe.hpp"
 
 #include <boost/json/parse.hpp>
 #include <catch2/catch.hpp>
@@ -116,7 +117,8 @@ TEST_CASE("/readyz turns 503 on SIGTERM while --drain-delay still serves, then t
           "closes and the process exits 0",
     "[ops][http]")
 {
-    http_server_process server(test_bin, { "--drain-delay", "2" });
+    // 3 s: the checks during the delay have time to run on a loaded machine.
+    http_server_process server(test_bin, { "--drain-delay", "3" });
     auto const port = server.port();
     auto ready = http_request(port, "GET", "/readyz");
     CHECK(ready.status == 200);
@@ -138,7 +140,7 @@ TEST_CASE("/readyz turns 503 on SIGTERM while --drain-delay still serves, then t
     auto const exit_status = server.process().wait_exit(10s);
     REQUIRE(exit_status);
     CHECK(*exit_status == 0);
-    CHECK(std::chrono::steady_clock::now() - signalled >= 2s);
+    CHECK(std::chrono::steady_clock::now() - signalled >= 3s);
     CHECK_THROWS(http_request(port, "GET", "/readyz", {}, {}, 1s)); // connection refused
 }
 
@@ -160,7 +162,7 @@ TEST_CASE("/metrics counts calls by outcome, sessions, listings and HTTP statuse
         headers.insert(headers.end(), modern.begin(), modern.end());
         REQUIRE(c.send(make_request(
             port, "POST", "/mcp", headers, modern_call("5", "Test_Slow", R"({"ms":5000})"))));
-        std::this_thread::sleep_for(200ms);
+        REQUIRE(wait_calls_in_flight(port, 1)); // running, so closing cancels it
         c.close();
     }
     auto const session = http_initialize(port);
@@ -172,6 +174,8 @@ TEST_CASE("/metrics counts calls by outcome, sessions, listings and HTTP statuse
 
     wait_for_sample(
         port, R"(toolgate_tool_calls_total{toolkit="Test",tool="Slow",outcome="cancelled"})", 1);
+    // The outcome is counted just before the call gives its place back.
+    wait_for_sample(port, "toolgate_tool_calls_in_flight", 0);
     auto const text = metrics_of(port);
     INFO(text);
     CHECK(

@@ -17,8 +17,8 @@ namespace toolgate::testing {
 using namespace std::chrono_literals;
 
 struct spawn_options {
-    std::vector<std::string> env; ///< extra `NAME=value` entries (added to the environment)
-    std::string stdin_path; ///< non-empty: stdin is this file instead of a pipe
+    std::vector<std::string> env {}; ///< extra `NAME=value` entries (added to the environment)
+    std::string stdin_path {}; ///< non-empty: stdin is this file instead of a pipe
 };
 
 class child_process {

@@ -60,7 +60,7 @@ TEST_CASE("a Retry-After beyond the deadline returns the 429 at once", "[upstrea
     CHECK(result.response.status == 429);
     CHECK(result.response.header("Retry-After") == "30");
     CHECK(fake.request_count() == 1);
-    CHECK(std::chrono::steady_clock::now() - started < 1s);
+    CHECK(std::chrono::steady_clock::now() - started < 2500ms); // not waiting out the 30 s
 }
 
 TEST_CASE("a POST answered 429 is retried too: the platform did not act on it", "[upstream]")
