@@ -37,8 +37,19 @@ redis_server::redis_server(std::vector<std::string> extra)
         throw std::runtime_error("mkdtemp failed");
     }
     dir_ = pattern;
-    port_ = free_loopback_port();
-    start();
+    // The port is free when asked for but not held: under ctest -j another test's server can
+    // take it before redis-server binds it, so a failed first start tries another port.
+    for (int attempt = 1;; ++attempt) {
+        port_ = free_loopback_port();
+        try {
+            start();
+            return;
+        } catch (std::runtime_error const&) {
+            if (attempt == 3) {
+                throw;
+            }
+        }
+    }
 }
 
 redis_server::~redis_server()
