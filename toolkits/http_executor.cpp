@@ -380,11 +380,15 @@ boost::asio::awaitable<http_executor::sent_call> http_executor::send_and_shape(
               "memory budget for answers; retry shortly, or ask for less (fields, page size)");
         co_return out;
     }
-    out.result = shape_result(toolkit, tool, prepared, result, options_);
+    bool const answered = result.failure == transport::outbound_failure::none;
+    auto const upstream_status = result.response.status;
+    auto upstream_request_id = answered ? request_id_of(result.response) : std::string();
+    // Moved in: a large answer's text becomes the result's without a copy.
+    out.result = shape_result(toolkit, tool, prepared, std::move(result), options_);
     out.result.reservation = std::move(share);
-    if (result.failure == transport::outbound_failure::none) {
-        out.result.upstream_status = result.response.status;
-        out.result.upstream_request_id = request_id_of(result.response);
+    if (answered) {
+        out.result.upstream_status = upstream_status;
+        out.result.upstream_request_id = std::move(upstream_request_id);
     }
     co_return out;
 }

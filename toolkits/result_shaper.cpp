@@ -355,7 +355,7 @@ call_result binary_result(toolkit_spec const& toolkit, tool_spec const& tool,
 }
 
 call_result success_result(toolkit_spec const& toolkit, tool_spec const& tool,
-    transport::outbound_response const& response, shaping_options const& options)
+    transport::outbound_response response, shaping_options const& options)
 {
     auto const label = std::string(toolkit.name) + "." + std::string(tool.name);
     if (response.status == 304) {
@@ -375,7 +375,7 @@ call_result success_result(toolkit_spec const& toolkit, tool_spec const& tool,
     if (maybe_json && response.body.size() > options.structured_limit && is_json_type(type)) {
         // Neither parsed nor minified here: the next step (toolkits/result_limits.hpp) cuts a
         // large answer from its text as it came, and minifies it only when it passes whole.
-        auto result = call_result::text(response.body);
+        auto result = call_result::text(std::move(response.body));
         result.json_answer = true;
         return result;
     }
@@ -387,7 +387,7 @@ call_result success_result(toolkit_spec const& toolkit, tool_spec const& tool,
     // A declared text type is trusted; an untyped body must also look like text.
     bool const textual = is_text_type(type) || (maybe_json && !has_control_bytes(response.body));
     if (textual && is_valid_utf8(response.body)) {
-        return call_result::text(response.body);
+        return call_result::text(std::move(response.body));
     }
     return binary_result(toolkit, tool, type, response.body);
 }
@@ -400,8 +400,7 @@ std::string redact(std::string text, std::span<const std::string> secrets)
 }
 
 call_result shape_result(toolkit_spec const& toolkit, tool_spec const& tool,
-    prepared_request const& sent, transport::outbound_result const& result,
-    shaping_options const& options)
+    prepared_request const& sent, transport::outbound_result result, shaping_options const& options)
 {
     if (result.failure != transport::outbound_failure::none) {
         return failure_result(toolkit, tool, sent, result);
@@ -415,11 +414,9 @@ call_result shape_result(toolkit_spec const& toolkit, tool_spec const& tool,
         if (echoes_credential) {
             // The platform echoed the request (a URL with a query credential, say): the
             // caller gets the answer with the toolkit's own credentials masked.
-            auto masked = result.response;
-            masked.body = redact(std::move(masked.body), sent.credential_values);
-            return success_result(toolkit, tool, masked, options);
+            result.response.body = redact(std::move(result.response.body), sent.credential_values);
         }
-        return success_result(toolkit, tool, result.response, options);
+        return success_result(toolkit, tool, std::move(result.response), options);
     }
     return status_error_result(toolkit, tool, sent, result.response, options.error_body_limit);
 }

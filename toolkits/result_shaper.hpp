@@ -37,7 +37,7 @@ struct shaping_options {
 ///   limit. Every value in `sent.redactions` is masked in error texts, and every value in
 ///   `sent.credential_values` in successful answers too.
 protocol::call_result shape_result(toolkit_spec const& toolkit, tool_spec const& tool,
-    prepared_request const& sent, transport::outbound_result const& result,
+    prepared_request const& sent, transport::outbound_result result,
     shaping_options const& options = {});
 
 /// `text` with every secret masked (common/masking.hpp; raw and percent-encoded forms).
