@@ -442,11 +442,13 @@ std::string peer_of(beast::tcp_stream& stream)
 
 /// Beast reads as much as the buffer has free room, which after the headers is about 512
 /// bytes: a 1 MB body would take some 2,000 reads, each a syscall and a pass through the
-/// scheduler. Room for up to 64 KiB of the announced body makes that about 16. An idle
-/// keep-alive connection gives the room back (see run_connection).
+/// scheduler. Room for up to 16 KiB of the announced body makes that about 64. Not more: a
+/// client that announces a body and stalls holds this room until --body-timeout (at most
+/// 16 MiB over the default 1,024 connections). An idle keep-alive connection gives the room
+/// back (see run_connection).
 void make_room_for_body(beast::flat_buffer& buffer, std::uint64_t length)
 {
-    constexpr std::uint64_t most = 64 * 1024;
+    constexpr std::uint64_t most = 16 * 1024;
     if (length > buffer.capacity() - buffer.size()) {
         buffer.reserve(buffer.size() + static_cast<std::size_t>(std::min(length, most)));
     }
