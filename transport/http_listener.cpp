@@ -7,6 +7,7 @@
 #include "transport/activity.hpp"
 #include "transport/cancellation.hpp"
 #include "transport/coroutine_root.hpp"
+#include "transport/read_room.hpp"
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/bind_cancellation_slot.hpp>
@@ -25,6 +26,7 @@
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
+#include <boost/optional/optional.hpp>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -440,18 +442,13 @@ std::string peer_of(beast::tcp_stream& stream)
     return ec ? "?" : fmt::format("{}:{}", ep.address().to_string(), ep.port());
 }
 
-/// Beast reads as much as the buffer has free room, which after the headers is about 512
-/// bytes: a 1 MB body would take some 2,000 reads, each a syscall and a pass through the
-/// scheduler. Room for up to 16 KiB of the announced body makes that about 64. Not more: a
-/// client that announces a body and stalls holds this room until --body-timeout (at most
-/// 16 MiB over the default 1,024 connections). An idle keep-alive connection gives the room
-/// back (see run_connection).
-void make_room_for_body(beast::flat_buffer& buffer, std::uint64_t length)
+/// Room for up to 16 KiB of an announced request body (read_room.hpp): a 1 MB body in about
+/// 64 reads, not 2,000. Not more: a client that announces a body and stalls holds this room
+/// until --body-timeout (at most 16 MiB over the default 1,024 connections).
+std::size_t body_room(boost::optional<std::uint64_t> announced)
 {
     constexpr std::uint64_t most = 16 * 1024;
-    if (length > buffer.capacity() - buffer.size()) {
-        buffer.reserve(buffer.size() + static_cast<std::size_t>(std::min(length, most)));
-    }
+    return static_cast<std::size_t>(std::min(announced.value_or(0), most));
 }
 
 asio::awaitable<void> run_connection(std::shared_ptr<http_listener::impl> self,
@@ -486,7 +483,7 @@ asio::awaitable<void> run_connection(std::shared_ptr<http_listener::impl> self,
             break; // closed, idle timeout, or garbage: nothing useful to answer
         }
         registration.set_busy(true);
-        make_room_for_body(buffer, parser.content_length().value_or(0));
+        make_read_room(buffer, body_room(parser.content_length()));
         stream.expires_after(limits.body_timeout);
         auto [bec, bn] = co_await http::async_read(
             stream, buffer, parser, asio::as_tuple(asio::use_awaitable));
@@ -522,9 +519,7 @@ asio::awaitable<void> run_connection(std::shared_ptr<http_listener::impl> self,
             }
         }
         registration.set_busy(false);
-        if (buffer.size() == 0 && buffer.capacity() > 4096) {
-            buffer.shrink_to_fit(); // a large body's room is not kept while the client idles
-        }
+        give_back_read_room(buffer, 4096); // a large body's room is not kept while idle
         authenticated = authenticated || responder.authenticated();
         auto const cs = co_await asio::this_coro::cancellation_state;
         if (peer_gone || is_cancelled(cs) || !responder.has_responded()

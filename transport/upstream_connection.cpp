@@ -4,6 +4,7 @@
 #include "transport/upstream_connection.hpp"
 
 #include "transport/cancellation.hpp"
+#include "transport/read_room.hpp"
 #include "transport/tls_context.hpp"
 
 #include <boost/asio/as_tuple.hpp>
@@ -59,7 +60,7 @@ namespace {
 
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 constexpr std::uint32_t header_limit = 64 * 1024;
-constexpr std::size_t read_room = 64 * 1024; // free buffer space for each read of a response
+constexpr std::size_t response_room = 64 * 1024; // a TLS record (16 KiB) and more per read
 
 std::string format_duration(std::chrono::milliseconds d)
 {
@@ -334,11 +335,7 @@ asio::awaitable<step_outcome> exchange(std::shared_ptr<upstream_connection> conn
     parser.header_limit(header_limit);
     parser.body_limit(p.max_response_bytes);
     parser.skip(p.method == "HEAD"); // a HEAD answer has headers only (RFC 9110 §9.3.2)
-    // Beast reads as much as the buffer has room for, and after the headers that was about
-    // 512 bytes: a 1 MB body came in some 2,000 reads, each a zero-byte read under TLS and a
-    // pass through the scheduler (with its epoll_wait), 3 to 5 ms of CPU per MB. With room for
-    // a whole TLS record and more, it is one read per record.
-    s.buffer.reserve(read_room);
+    make_read_room(s.buffer, response_room); // one read per TLS record (read_room.hpp)
     if (s.tls) {
         auto [rec, n] = co_await http::async_read(*s.tls, s.buffer, parser, use_tuple);
         ec = rec;
@@ -368,9 +365,7 @@ asio::awaitable<step_outcome> exchange(std::shared_ptr<upstream_connection> conn
     out.response.body = std::move(message.body());
     // Pool it only when the server keeps it open and sent nothing past this response.
     out.reusable = message.keep_alive() && s.buffer.size() == 0 && !is_cancelled(cs);
-    if (s.buffer.size() == 0) {
-        s.buffer.shrink_to_fit(); // an idle connection in the pool holds no read room
-    }
+    give_back_read_room(s.buffer); // an idle connection in the pool holds no room
     if (out.reusable) {
         s.lowest().expires_never();
     } else {
