@@ -2,7 +2,6 @@
 // who may read it, its own port), JSON logs with request ids and trace context, traceparent
 // reaching the platform, and the config file as the binary reads and prints it.
 #include "integration/integration_support.hpp"
-#include "metrics_probe.hpp"
 
 #include <boost/json/parse.hpp>
 #include <catch2/catch.hpp>
@@ -162,7 +161,7 @@ TEST_CASE("/metrics counts calls by outcome, sessions, listings and HTTP statuse
         headers.insert(headers.end(), modern.begin(), modern.end());
         REQUIRE(c.send(make_request(
             port, "POST", "/mcp", headers, modern_call("5", "Test_Slow", R"({"ms":5000})"))));
-        REQUIRE(wait_calls_in_flight(port, 1)); // running, so closing cancels it
+        wait_for_sample(port, "toolgate_tool_calls_in_flight", 1); // running: closing cancels it
         c.close();
     }
     auto const session = http_initialize(port);
